@@ -1,0 +1,14 @@
+//! Grasshopper: an engine for the dice-less backgammon variant.
+//!
+//! Layers point one way: [`rules`] (pure game rules) is used by the search and
+//! solver, which are used by the protocol and the command line.
+
+pub mod cli;
+pub mod rules;
+pub mod search;
+
+pub use rules::{
+    perft, perft_divide, Color, FenField, IllegalMove, Move, MoveKind, MoveList, Outcome,
+    ParseColorError, ParseMoveError, ParsePointError, ParsePositionError, Point, Position,
+    Quadrant, Reason, Run, Square, MAX_CHECKERS,
+};

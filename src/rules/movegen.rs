@@ -1,0 +1,400 @@
+//! Legal move generation, move counting, playing moves and the game's outcome.
+//!
+//! Everything here is bit arithmetic on the four 24-bit masks of a
+//! [`Position`]. The counting function never lists moves: it multiplies
+//! per-quadrant popcounts, which is what makes bulk-counted perft fast.
+
+use super::moves::{Move, MoveList};
+use super::position::{Position, ALL};
+use super::types::{Color, Point, Quadrant};
+use std::fmt;
+
+const QA: u32 = Quadrant::A.mask();
+const QD: u32 = Quadrant::D.mask();
+/// Points from which checkers move forward (A, B and C).
+const ABC: u32 = ALL & !QD;
+
+/// How a game stands.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The game goes on.
+    Ongoing,
+    /// The colour scored twice in succession (RULES.md 11).
+    Win(Color),
+    /// Neither player has a legal action (RULES.md 12).
+    Draw,
+}
+
+/// Mask of the bits strictly above bit `i` (i < 24).
+#[inline(always)]
+const fn above(i: u32) -> u32 {
+    ALL & !((2u32 << i) - 1)
+}
+
+/// Mask of the six points of the quadrant after the one holding bit `i`.
+#[inline(always)]
+const fn next_quadrant(i: u32) -> u32 {
+    0x3F << (6 * (i / 6 + 1))
+}
+
+/// Bit `p` is set when a wall stands on any of p+1 .. p+5: a lone checker on
+/// p cannot reach p+6.
+#[inline(always)]
+const fn blocked_six(walls: u32) -> u32 {
+    (walls >> 1) | (walls >> 2) | (walls >> 3) | (walls >> 4) | (walls >> 5)
+}
+
+impl Position {
+    /// True when the side to move won on the previous turn's score... or, more
+    /// precisely, when somebody has scored twice in succession.
+    #[inline(always)]
+    pub(crate) const fn is_won(&self) -> bool {
+        self.run == 2 || self.run == 4
+    }
+
+    /// The number of legal actions of `c`, not counting a pass, whoever is to move.
+    #[inline(always)]
+    pub fn count_actions(&self, c: Color) -> u32 {
+        let s = c.index();
+        let own_lone = self.lone[s];
+        let own_wall = self.wall[s];
+        let walls = self.wall[0] | self.wall[1];
+        let empty = !(self.lone[0] | self.lone[1] | walls) & ALL;
+
+        let mut n = 0;
+        if self.to_enter[s] > 0 {
+            n += (empty & QA).count_ones();
+        }
+        n += (own_wall & QD).count_ones();
+        // Building a wall on p+6: from a wall top (jumps everything) or from a
+        // lone checker (no wall strictly between).
+        let builds = (own_lone >> 6) & ABC;
+        n += (own_wall & builds).count_ones();
+        n += (own_lone & builds & !blocked_six(walls)).count_ones();
+        for x in 0..3 {
+            let here = 0x3F << (6 * x);
+            let next = here << 6;
+            let empty_next = empty & next;
+            // A wall top reaches every empty point of the next quadrant.
+            n += (own_wall & here).count_ones() * empty_next.count_ones();
+            // A lone checker behind the last wall of its quadrant reaches the
+            // empty points of the next quadrant before that quadrant's first
+            // wall; one in front of a wall of its own quadrant reaches none.
+            let walls_next = walls & next;
+            let open_next = if walls_next == 0 {
+                empty_next
+            } else {
+                empty_next & ((walls_next & walls_next.wrapping_neg()) - 1)
+            };
+            let walls_here = walls & here;
+            let free_here = if walls_here == 0 {
+                here
+            } else {
+                here & above(31 - walls_here.leading_zeros())
+            };
+            n += (own_lone & free_here).count_ones() * open_next.count_ones();
+        }
+        n
+    }
+
+    /// The number of legal moves of the side to move, counting a forced pass as
+    /// one move and a finished game as none. Equals `legal_moves().len()`.
+    #[inline(always)]
+    pub fn count_legal_moves(&self) -> u32 {
+        if self.is_won() {
+            return 0;
+        }
+        let n = self.count_actions(self.side);
+        if n > 0 {
+            n
+        } else {
+            (self.count_actions(self.side.opposite()) > 0) as u32
+        }
+    }
+
+    /// Appends the legal actions of the side to move (no pass) to `list`.
+    #[inline(always)]
+    fn push_actions(&self, list: &mut MoveList) {
+        let s = self.side.index();
+        let own_lone = self.lone[s];
+        let own_wall = self.wall[s];
+        let walls = self.wall[0] | self.wall[1];
+        let empty = !(self.lone[0] | self.lone[1] | walls) & ALL;
+
+        if self.to_enter[s] > 0 {
+            let mut to = empty & QA;
+            while to != 0 {
+                list.push(Move::enter(Point::from_index_unchecked(
+                    to.trailing_zeros() as u8,
+                )));
+                to &= to - 1;
+            }
+        }
+        let mut from = own_lone & ABC;
+        while from != 0 {
+            let p = from.trailing_zeros();
+            from &= from - 1;
+            let ahead = walls & above(p);
+            let reach = if ahead == 0 {
+                ALL
+            } else {
+                (ahead & ahead.wrapping_neg()) - 1
+            };
+            let targets = (empty | (own_lone & (1 << (p + 6)))) & next_quadrant(p) & reach;
+            push_steps(list, p, targets);
+        }
+        let mut from = own_wall & ABC;
+        while from != 0 {
+            let p = from.trailing_zeros();
+            from &= from - 1;
+            let targets = (empty | (own_lone & (1 << (p + 6)))) & next_quadrant(p);
+            push_steps(list, p, targets);
+        }
+        let mut off = own_wall & QD;
+        while off != 0 {
+            list.push(Move::bear_off(Point::from_index_unchecked(
+                off.trailing_zeros() as u8,
+            )));
+            off &= off - 1;
+        }
+    }
+
+    /// All legal moves of the side to move: `[pass]` when the side has no
+    /// action but the opponent has, empty when the game is over.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        if self.is_won() {
+            return list;
+        }
+        self.push_actions(&mut list);
+        if list.is_empty() && self.count_actions(self.side.opposite()) > 0 {
+            list.push(Move::PASS);
+        }
+        list
+    }
+
+    /// How the game stands (RULES.md 11-12).
+    pub fn outcome(&self) -> Outcome {
+        if let Some(run) = self.run().filter(|r| r.count == 2) {
+            return Outcome::Win(run.color);
+        }
+        if self.count_actions(Color::White) == 0 && self.count_actions(Color::Black) == 0 {
+            return Outcome::Draw;
+        }
+        Outcome::Ongoing
+    }
+
+    /// True when the game has ended (a win or a draw).
+    pub fn is_game_over(&self) -> bool {
+        self.outcome() != Outcome::Ongoing
+    }
+
+    /// Plays `m`, which must be legal in this position; the fast path for
+    /// search. An illegal move leaves the position in an unspecified (but
+    /// memory-safe) state.
+    #[inline(always)]
+    pub fn play_unchecked(&mut self, m: Move) {
+        let s = self.side.index();
+        let (from, to) = (m.raw_from(), m.raw_to());
+        if m.is_pass() {
+            // Nothing moves.
+        } else if from == 24 {
+            self.lone[s] |= 1 << to;
+            self.to_enter[s] -= 1;
+        } else if to == 25 {
+            self.wall[s] &= !(1 << from);
+            self.score[s] += 1;
+            // run codes: white 1, 2; black 3, 4.
+            let first = 1 + 2 * s as u8;
+            self.run = if self.run == first { first + 1 } else { first };
+        } else {
+            let (f, t) = (1u32 << from, 1u32 << to);
+            if self.wall[s] & f != 0 {
+                self.wall[s] ^= f;
+                self.lone[s] |= f;
+            } else {
+                self.lone[s] ^= f;
+            }
+            if self.lone[s] & t != 0 {
+                self.lone[s] ^= t;
+                self.wall[s] |= t;
+            } else {
+                self.lone[s] |= t;
+            }
+        }
+        self.side = self.side.opposite();
+    }
+
+    /// The position after `m`, or why `m` is illegal here.
+    pub fn play(&self, m: Move) -> Result<Position, IllegalMove> {
+        self.check(m)?;
+        let mut next = *self;
+        next.play_unchecked(m);
+        Ok(next)
+    }
+
+    /// Why `m` is illegal in this position, if it is.
+    pub fn check(&self, m: Move) -> Result<(), IllegalMove> {
+        use super::moves::MoveKind;
+        let side = self.side;
+        let s = side.index();
+        let reason = |r: Reason| {
+            Err(IllegalMove {
+                mv: m,
+                side,
+                reason: r,
+            })
+        };
+        match self.outcome() {
+            Outcome::Ongoing => {}
+            outcome => return reason(Reason::GameOver(outcome)),
+        }
+        let walls = self.wall[0] | self.wall[1];
+        match m.kind() {
+            MoveKind::Pass => {
+                if self.count_actions(side) > 0 {
+                    return reason(Reason::PassWithActions);
+                }
+            }
+            MoveKind::Enter(to) => {
+                if self.to_enter[s] == 0 {
+                    return reason(Reason::NothingToEnter);
+                }
+                if to.quadrant() != Quadrant::A {
+                    return reason(Reason::EnterOutsideA(to));
+                }
+                if self.occupied() & to.bit() != 0 {
+                    return reason(Reason::Occupied(to));
+                }
+            }
+            MoveKind::BearOff(from) => {
+                if self.wall[s] & from.bit() == 0 {
+                    return reason(Reason::NoWall(from));
+                }
+                if from.quadrant() != Quadrant::D {
+                    return reason(Reason::BearOffOutsideD(from));
+                }
+            }
+            MoveKind::Step(from, to) => {
+                let is_wall = self.wall[s] & from.bit() != 0;
+                if self.lone[s] & from.bit() == 0 && !is_wall {
+                    return reason(Reason::NoChecker(from));
+                }
+                if from.quadrant() == Quadrant::D {
+                    return reason(Reason::StuckInD(from));
+                }
+                if Some(to.quadrant()) != from.quadrant().next() {
+                    return reason(Reason::NotNextQuadrant(from, to));
+                }
+                let builds = self.lone[s] & to.bit() != 0;
+                if builds && to.index() != from.index() + 6 {
+                    return reason(Reason::BuildNotSix(from, to));
+                }
+                if !builds && self.occupied() & to.bit() != 0 {
+                    return reason(Reason::Occupied(to));
+                }
+                if !is_wall {
+                    let between = walls & above(from.index() as u32) & ((1 << to.index()) - 1);
+                    if between != 0 {
+                        let w = Point::from_index_unchecked(between.trailing_zeros() as u8);
+                        let owner = if self.wall[0] & w.bit() != 0 {
+                            Color::White
+                        } else {
+                            Color::Black
+                        };
+                        return reason(Reason::Blocked(w, owner));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[inline(always)]
+fn push_steps(list: &mut MoveList, from: u32, mut targets: u32) {
+    let from = Point::from_index_unchecked(from as u8);
+    while targets != 0 {
+        let to = Point::from_index_unchecked(targets.trailing_zeros() as u8);
+        targets &= targets - 1;
+        list.push(Move::step_unchecked(from, to));
+    }
+}
+
+/// Why a move is illegal, in a player's words.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// The game has ended; no move is legal.
+    GameOver(Outcome),
+    /// A pass while the side has a legal action.
+    PassWithActions,
+    /// An entry with no checker left off the board.
+    NothingToEnter,
+    /// An entry outside quadrant A.
+    EnterOutsideA(Point),
+    /// The destination holds a checker (and the move does not build a wall).
+    Occupied(Point),
+    /// A step from a point without a checker of the mover.
+    NoChecker(Point),
+    /// A step from quadrant D.
+    StuckInD(Point),
+    /// A step that does not land in the next quadrant.
+    NotNextQuadrant(Point, Point),
+    /// A step onto an own lone checker other than exactly six points ahead.
+    BuildNotSix(Point, Point),
+    /// A lone checker's way is blocked by a wall.
+    Blocked(Point, Color),
+    /// Bearing off from a point without a wall of the mover.
+    NoWall(Point),
+    /// Bearing off a wall outside quadrant D.
+    BearOffOutsideD(Point),
+}
+
+/// An illegal move, with the reason it is illegal.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct IllegalMove {
+    /// The move that was refused.
+    pub mv: Move,
+    /// Who tried to play it.
+    pub side: Color,
+    /// Why it was refused.
+    pub reason: Reason,
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let side = self.side;
+        let m = self.mv;
+        match self.reason {
+            Reason::GameOver(Outcome::Win(c)) => write!(f, "game is over: {c} has won"),
+            Reason::GameOver(_) => write!(f, "game is over: drawn, neither player can move"),
+            Reason::PassWithActions => write!(f, "{side} has a legal action and may not pass"),
+            Reason::NothingToEnter => write!(f, "{side} has no checker left to enter"),
+            Reason::EnterOutsideA(p) => {
+                write!(f, "{m}: checkers enter only on points 1-6, not on {p}")
+            }
+            Reason::Occupied(p) => write!(f, "point {p} is occupied"),
+            Reason::NoChecker(p) => write!(f, "there is no {side} checker on {p}"),
+            Reason::StuckInD(p) => write!(
+                f,
+                "the checker on {p} is in quadrant D (19-24), where nothing moves forward"
+            ),
+            Reason::NotNextQuadrant(..) => {
+                write!(f, "{m} does not land in the next quadrant")
+            }
+            Reason::BuildNotSix(from, to) => write!(
+                f,
+                "{m}: a wall can be built only exactly 6 points ahead ({}), not on {to}",
+                from.number() + 6
+            ),
+            Reason::Blocked(w, c) => write!(f, "the {c} wall on {w} blocks the way"),
+            Reason::NoWall(p) => write!(f, "there is no {side} wall on {p} to bear off"),
+            Reason::BearOffOutsideD(p) => write!(
+                f,
+                "the wall on {p} is not in quadrant D (19-24); only walls there can be borne off"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for IllegalMove {}
