@@ -10,6 +10,6 @@ mod types;
 
 pub use movegen::{IllegalMove, Outcome, Reason};
 pub use moves::{Move, MoveKind, MoveList, ParseMoveError};
-pub use perft::{perft, perft_divide};
+pub use perft::{perft, perft2, perft_divide};
 pub use position::{FenField, ParsePositionError, Position, Run, Square, MAX_CHECKERS};
 pub use types::{Color, ParseColorError, ParsePointError, Point, Quadrant};

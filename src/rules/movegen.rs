@@ -9,10 +9,10 @@ use super::position::{Position, ALL};
 use super::types::{Color, Point, Quadrant};
 use std::fmt;
 
-const QA: u32 = Quadrant::A.mask();
-const QD: u32 = Quadrant::D.mask();
+pub(crate) const QA: u32 = Quadrant::A.mask();
+pub(crate) const QD: u32 = Quadrant::D.mask();
 /// Points from which checkers move forward (A, B and C).
-const ABC: u32 = ALL & !QD;
+pub(crate) const ABC: u32 = ALL & !QD;
 
 /// How a game stands.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -27,7 +27,7 @@ pub enum Outcome {
 
 /// Mask of the bits strictly above bit `i` (i < 24).
 #[inline(always)]
-const fn above(i: u32) -> u32 {
+pub(crate) const fn above(i: u32) -> u32 {
     ALL & !((2u32 << i) - 1)
 }
 
@@ -37,22 +37,46 @@ const fn next_quadrant(i: u32) -> u32 {
     0x3F << (6 * (i / 6 + 1))
 }
 
-/// Bit `p` is set when a wall stands on any of p+1 .. p+5: a lone checker on
-/// p cannot reach p+6.
+pub(crate) const QB: u32 = Quadrant::B.mask();
+pub(crate) const QC: u32 = Quadrant::C.mask();
+
+/// Per quadrant: the bits at and above the quadrant's lowest set bit of `m`.
 #[inline(always)]
-const fn blocked_six(walls: u32) -> u32 {
-    (walls >> 1) | (walls >> 2) | (walls >> 3) | (walls >> 4) | (walls >> 5)
+pub(crate) const fn smear_up(m: u32) -> u32 {
+    // Masks of the in-quadrant positions a shift may reach without leaving it.
+    const K1: u32 = 0x3E * 0x041041; // positions 1..5 of each quadrant
+    const K2: u32 = 0x3C * 0x041041; // positions 2..5
+    const K4: u32 = 0x30 * 0x041041; // positions 4..5
+    let m = m | ((m << 1) & K1);
+    let m = m | ((m << 2) & K2);
+    m | ((m << 4) & K4)
+}
+
+/// Per quadrant: the bits at and below the quadrant's highest set bit of `m`.
+#[inline(always)]
+pub(crate) const fn smear_down(m: u32) -> u32 {
+    const K1: u32 = 0x1F * 0x041041; // positions 0..4 of each quadrant
+    const K2: u32 = 0x0F * 0x041041; // positions 0..3
+    const K4: u32 = 0x03 * 0x041041; // positions 0..1
+    let m = m | ((m >> 1) & K1);
+    let m = m | ((m >> 2) & K2);
+    m | ((m >> 4) & K4)
 }
 
 impl Position {
-    /// True when the side to move won on the previous turn's score... or, more
-    /// precisely, when somebody has scored twice in succession.
+    /// True when somebody has scored twice in succession: the game is won.
     #[inline(always)]
     pub(crate) const fn is_won(&self) -> bool {
         self.run == 2 || self.run == 4
     }
 
     /// The number of legal actions of `c`, not counting a pass, whoever is to move.
+    ///
+    /// No loop over checkers: a lone checker behind the last wall of its
+    /// quadrant reaches exactly the empty points of the next quadrant that lie
+    /// before that quadrant's first wall, and one in front of a wall of its own
+    /// quadrant reaches nothing there, so each quadrant contributes a product
+    /// of two popcounts. Walls never stand in A (entering builds none).
     #[inline(always)]
     pub fn count_actions(&self, c: Color) -> u32 {
         let s = c.index();
@@ -60,41 +84,26 @@ impl Position {
         let own_wall = self.wall[s];
         let walls = self.wall[0] | self.wall[1];
         let empty = !(self.lone[0] | self.lone[1] | walls) & ALL;
+        let from_first_wall = smear_up(walls);
+        let to_last_wall = smear_down(walls);
+        let open = empty & !from_first_wall;
+        let free = own_lone & !to_last_wall;
+        let pc = |m: u32| m.count_ones();
 
-        let mut n = 0;
-        if self.to_enter[s] > 0 {
-            n += (empty & QA).count_ones();
-        }
-        n += (own_wall & QD).count_ones();
-        // Building a wall on p+6: from a wall top (jumps everything) or from a
-        // lone checker (no wall strictly between).
-        let builds = (own_lone >> 6) & ABC;
-        n += (own_wall & builds).count_ones();
-        n += (own_lone & builds & !blocked_six(walls)).count_ones();
-        for x in 0..3 {
-            let here = 0x3F << (6 * x);
-            let next = here << 6;
-            let empty_next = empty & next;
-            // A wall top reaches every empty point of the next quadrant.
-            n += (own_wall & here).count_ones() * empty_next.count_ones();
-            // A lone checker behind the last wall of its quadrant reaches the
-            // empty points of the next quadrant before that quadrant's first
-            // wall; one in front of a wall of its own quadrant reaches none.
-            let walls_next = walls & next;
-            let open_next = if walls_next == 0 {
-                empty_next
-            } else {
-                empty_next & ((walls_next & walls_next.wrapping_neg()) - 1)
-            };
-            let walls_here = walls & here;
-            let free_here = if walls_here == 0 {
-                here
-            } else {
-                here & above(31 - walls_here.leading_zeros())
-            };
-            n += (own_lone & free_here).count_ones() * open_next.count_ones();
-        }
-        n
+        let enter = if self.to_enter[s] > 0 {
+            pc(empty & QA)
+        } else {
+            0
+        };
+        let lone_steps = pc(free & QA) * pc(open & QB)
+            + pc(free & QB) * pc(open & QC)
+            + pc(free & QC) * pc(open & QD);
+        let top_steps = pc(own_wall & QB) * pc(empty & QC) + pc(own_wall & QC) * pc(empty & QD);
+        // Building a wall on p+6: a wall top always may; a lone checker only
+        // when no wall stands between, i.e. it is free and p+6 is open.
+        let partners = (own_lone >> 6) & ABC;
+        let builds = pc(own_wall & partners) + pc(free & partners & !(from_first_wall >> 6));
+        enter + lone_steps + top_steps + builds + pc(own_wall & QD)
     }
 
     /// The number of legal moves of the side to move, counting a forced pass as
