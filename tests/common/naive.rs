@@ -331,3 +331,75 @@ impl XorShift {
         (self.next_u64() % n as u64) as usize
     }
 }
+
+/// A random position string that the rules could reach as far as the counts
+/// go (no walls in A, totals equal and even, a score history of alternating
+/// scores possibly ended by a win), with a random density of checkers.
+/// Used to reach crowded boards that random playouts seldom visit.
+pub fn random_fen(rng: &mut XorShift) -> String {
+    loop {
+        let density = 1 + rng.below(5);
+        let mut board = ['.'; 24];
+        for (i, square) in board.iter_mut().enumerate() {
+            if rng.below(8) >= density {
+                continue;
+            }
+            let white = rng.below(2) == 0;
+            let wall = i >= 6 && rng.below(2) == 0;
+            *square = match (white, wall) {
+                (true, false) => 'w',
+                (true, true) => 'W',
+                (false, false) => 'b',
+                (false, true) => 'B',
+            };
+        }
+        let mut score = [0u32; 2];
+        let mut run = "-".to_string();
+        let scores = rng.below(5);
+        let first = rng.below(2);
+        let mut last = first;
+        for k in 0..scores {
+            last = (first + k) % 2;
+            score[last] += 1;
+        }
+        let letter = |c: usize| if c == WHITE { 'w' } else { 'b' };
+        if scores > 0 {
+            let won = rng.below(4) == 0;
+            if won {
+                score[last] += 1;
+            }
+            run = format!("{}{}", letter(last), 1 + won as u32);
+        }
+        let count = |lone: char, wall: char| -> u32 {
+            board
+                .iter()
+                .map(|&s| (s == lone) as u32 + 2 * (s == wall) as u32)
+                .sum()
+        };
+        let used = [
+            count('w', 'W') + 2 * score[0],
+            count('b', 'B') + 2 * score[1],
+        ];
+        let most = used[0].max(used[1]).max(1);
+        let mut n = most + most % 2;
+        if n > 14 {
+            continue;
+        }
+        n += 2 * rng.below(((14 - n) / 2 + 1) as usize) as u32;
+        let mut text = String::new();
+        for (i, s) in board.iter().enumerate() {
+            text.push(*s);
+            if i == 5 || i == 11 || i == 17 {
+                text.push('/');
+            }
+        }
+        return format!(
+            "{text} {} {} {} {}-{} {run}",
+            letter(rng.below(2)),
+            n - used[0],
+            n - used[1],
+            score[0],
+            score[1]
+        );
+    }
+}
