@@ -339,6 +339,19 @@ fn impossible_or_malformed_position_strings_are_refused_naming_field_and_text() 
             "....../....../....../...... w -1 14 0-0 -",
             "bad white checkers to enter \"-1\"",
         ),
+        // a leading zero would not read back the same
+        (
+            "....../....../....../...... w 08 08 0-0 -",
+            "bad white checkers to enter \"08\"",
+        ),
+        (
+            "....../....../....../...... w 14 014 0-0 -",
+            "bad black checkers to enter \"014\"",
+        ),
+        (
+            "....../....../....../...... w 8 08 0-0 -",
+            "bad black checkers to enter \"08\"",
+        ),
         (
             "....../....../....../...... w 14 14 8-0 -",
             "bad score \"8-0\"",

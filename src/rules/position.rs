@@ -358,7 +358,13 @@ fn parse_count(field: FenField, text: &str) -> Result<u8, ParsePositionError> {
         text: text.to_string(),
         expected: "a number from 0 to 14",
     };
-    if text.is_empty() || text.len() > 2 || !text.bytes().all(|b| b.is_ascii_digit()) {
+    // No leading zero: "08" would be read as 8 and written back as "8", and a
+    // parsed position must format to the string it came from.
+    if text.is_empty()
+        || text.len() > 2
+        || !text.bytes().all(|b| b.is_ascii_digit())
+        || (text.len() == 2 && text.starts_with('0'))
+    {
         return Err(syntax());
     }
     let n: u8 = text.parse().map_err(|_| syntax())?;
