@@ -47,15 +47,12 @@ fn parse_checkers(s: &str) -> Result<u8, String> {
 pub enum CliError {
     /// Writing to stdout failed (e.g. a closed pipe).
     Io(std::io::Error),
-    /// No subcommand given and the daemon is not built yet.
-    NoCommand,
 }
 
 impl std::fmt::Display for CliError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             CliError::Io(e) => write!(f, "output error: {e}"),
-            CliError::NoCommand => write!(f, "no command given; try --help"),
         }
     }
 }
@@ -71,7 +68,11 @@ impl From<std::io::Error> for CliError {
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
-        None => Err(CliError::NoCommand),
+        None => Ok(crate::protocol::run(
+            std::io::BufReader::new(std::io::stdin()),
+            std::io::stdout(),
+            crate::search::SearchOptions::default(),
+        )?),
         Some(Command::Perft {
             depth,
             fen,
