@@ -215,11 +215,19 @@ impl Session {
     /// p1's when White is to move, p2's when Black is.
     fn limits(&self, go: &Go) -> Limits {
         let ms = |v: u64| Duration::from_millis(v.min(MAX_TIME_MS));
-        let (time, inc) = match self.position.side_to_move() {
+        let (mut time, mut inc) = match self.position.side_to_move() {
             Color::White => (go.p1time, go.p1inc),
             Color::Black => (go.p2time, go.p2inc),
         };
-        Limits {
+        if time.is_none() {
+            // Only the other player's clock: budget from it rather than
+            // search until a stop that a match runner will never send.
+            (time, inc) = match self.position.side_to_move() {
+                Color::White => (go.p2time, go.p2inc),
+                Color::Black => (go.p1time, go.p1inc),
+            };
+        }
+        let mut limits = Limits {
             clock: time.map(|t| Clock {
                 time: ms(t),
                 increment: ms(inc.unwrap_or(0)),
@@ -230,7 +238,17 @@ impl Session {
             nodes: go.nodes,
             infinite: go.infinite,
             searchmoves: go.searchmoves.clone(),
+        };
+        // No limit at all (a bare `go`) means search until stop; say so
+        // rather than leave it to the search's interpretation.
+        if limits.clock.is_none()
+            && limits.movetime.is_none()
+            && limits.depth.is_none()
+            && limits.nodes.is_none()
+        {
+            limits.infinite = true;
         }
+        limits
     }
 
     fn go(&mut self, go: Go) -> io::Result<()> {
