@@ -211,46 +211,6 @@ impl Session {
         self.out.line(&line)
     }
 
-    /// The limits for a `go` in the current position: the mover's clock is
-    /// p1's when White is to move, p2's when Black is.
-    fn limits(&self, go: &Go) -> Limits {
-        let ms = |v: u64| Duration::from_millis(v.min(MAX_TIME_MS));
-        let (mut time, mut inc) = match self.position.side_to_move() {
-            Color::White => (go.p1time, go.p1inc),
-            Color::Black => (go.p2time, go.p2inc),
-        };
-        if time.is_none() {
-            // Only the other player's clock: budget from it rather than
-            // search until a stop that a match runner will never send.
-            (time, inc) = match self.position.side_to_move() {
-                Color::White => (go.p2time, go.p2inc),
-                Color::Black => (go.p1time, go.p1inc),
-            };
-        }
-        let mut limits = Limits {
-            clock: time.map(|t| Clock {
-                time: ms(t),
-                increment: ms(inc.unwrap_or(0)),
-                moves_to_go: go.movestogo,
-            }),
-            movetime: go.movetime.map(ms),
-            depth: go.depth.map(|d| d.min(MAX_DEPTH)),
-            nodes: go.nodes,
-            infinite: go.infinite,
-            searchmoves: go.searchmoves.clone(),
-        };
-        // No limit at all (a bare `go`) means search until stop; say so
-        // rather than leave it to the search's interpretation.
-        if limits.clock.is_none()
-            && limits.movetime.is_none()
-            && limits.depth.is_none()
-            && limits.nodes.is_none()
-        {
-            limits.infinite = true;
-        }
-        limits
-    }
-
     fn go(&mut self, go: Go) -> io::Result<()> {
         let pos = self.position;
         match pos.outcome() {
@@ -274,7 +234,7 @@ impl Session {
                 );
             }
         }
-        let limits = self.limits(&go);
+        let limits = limits_for(&pos, &go);
         let control = Arc::new(SearchControl::new(go.ponder));
         let thread_control = Arc::clone(&control);
         let mut searcher = self
@@ -392,6 +352,46 @@ impl Session {
     }
 }
 
+/// The limits for a `go` in the current position: the mover's clock is
+/// p1's when White is to move, p2's when Black is.
+pub(crate) fn limits_for(pos: &Position, go: &Go) -> Limits {
+    let ms = |v: u64| Duration::from_millis(v.min(MAX_TIME_MS));
+    let (mut time, mut inc) = match pos.side_to_move() {
+        Color::White => (go.p1time, go.p1inc),
+        Color::Black => (go.p2time, go.p2inc),
+    };
+    if time.is_none() {
+        // Only the other player's clock: budget from it rather than
+        // search until a stop that a match runner will never send.
+        (time, inc) = match pos.side_to_move() {
+            Color::White => (go.p2time, go.p2inc),
+            Color::Black => (go.p1time, go.p1inc),
+        };
+    }
+    let mut limits = Limits {
+        clock: time.map(|t| Clock {
+            time: ms(t),
+            increment: ms(inc.unwrap_or(0)),
+            moves_to_go: go.movestogo,
+        }),
+        movetime: go.movetime.map(ms),
+        depth: go.depth.map(|d| d.min(MAX_DEPTH)),
+        nodes: go.nodes,
+        infinite: go.infinite,
+        searchmoves: go.searchmoves.clone(),
+    };
+    // No limit at all (a bare `go`) means search until stop; say so
+    // rather than leave it to the search's interpretation.
+    if limits.clock.is_none()
+        && limits.movetime.is_none()
+        && limits.depth.is_none()
+        && limits.nodes.is_none()
+    {
+        limits.infinite = true;
+    }
+    limits
+}
+
 /// The `info` line for a search report: integers only, as UCI parsers read them.
 fn info_line(r: &Report) -> String {
     let score = match r.score {
@@ -422,6 +422,53 @@ fn info_line(r: &Report) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn go(line: &str) -> Go {
+        match super::super::parse_command(line) {
+            Ok(Some(Command::Go(g))) => g,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_movers_clock_counts() {
+        let white = Position::start(14).unwrap();
+        let black = white.play("bar/1".parse().unwrap()).unwrap();
+        let g = go("go p1time 1000 p2time 2000 p1inc 10 p2inc 20 movestogo 7");
+        let clock = |pos: &Position| limits_for(pos, &g).clock.unwrap();
+        assert_eq!(
+            clock(&white),
+            Clock {
+                time: Duration::from_millis(1000),
+                increment: Duration::from_millis(10),
+                moves_to_go: Some(7)
+            }
+        );
+        assert_eq!(clock(&black).time, Duration::from_millis(2000));
+        assert_eq!(clock(&black).increment, Duration::from_millis(20));
+        // Only the other side's clock: it is used rather than none.
+        let only_p1 = limits_for(&black, &go("go p1time 500"));
+        assert_eq!(only_p1.clock.unwrap().time, Duration::from_millis(500));
+        assert!(!only_p1.infinite);
+    }
+
+    #[test]
+    fn limits_are_passed_on_and_clamped() {
+        let pos = Position::start(14).unwrap();
+        let l = limits_for(
+            &pos,
+            &go("go movetime 18446744073709551615 depth 4294967295 nodes 9"),
+        );
+        assert_eq!(l.movetime, Some(Duration::from_millis(MAX_TIME_MS)));
+        assert_eq!(l.depth, Some(MAX_DEPTH));
+        assert_eq!(l.nodes, Some(9));
+        assert!(!l.infinite);
+        assert!(limits_for(&pos, &go("go")).infinite);
+        assert!(limits_for(&pos, &go("go ponder")).infinite);
+        assert!(!limits_for(&pos, &go("go ponder movetime 5")).infinite);
+        let sm = limits_for(&pos, &go("go searchmoves bar/2 bar/3"));
+        assert_eq!(sm.searchmoves.len(), 2);
+    }
 
     fn report(score: Score) -> Report {
         Report {
