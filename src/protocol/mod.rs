@@ -62,7 +62,7 @@ pub fn run(
             Event::Line(Err(e)) => session.error(e.code(), &e.to_string())?,
             Event::Eof => break true,
             Event::SearchDone { searcher, result } => session.search_done(searcher, result)?,
-            Event::PerftDone => session.perft_done(),
+            Event::PerftDone(last) => session.perft_done(last)?,
         }
     };
     session.shutdown(&mut inbox, end_of_input)
@@ -79,8 +79,8 @@ pub(crate) enum Event {
         searcher: Box<Searcher>,
         result: SearchResult,
     },
-    /// A perft thread finished.
-    PerftDone,
+    /// A perft thread finished; its last line is still to be written.
+    PerftDone(Option<String>),
 }
 
 /// The session's queue: events from the channel, after any that were put
@@ -211,10 +211,13 @@ impl Output {
 }
 
 /// A `Write` that passes whole lines to an [`Output`] as they complete (for
-/// perft, which writes as it counts).
+/// perft, which writes as it counts), except the last one, which it holds:
+/// the session writes that one once the job is over, so a client that reads
+/// it may send its next command at once.
 pub(crate) struct LineOut {
     out: Output,
     pending: Vec<u8>,
+    held: Option<String>,
 }
 
 impl LineOut {
@@ -222,7 +225,13 @@ impl LineOut {
         LineOut {
             out,
             pending: Vec::new(),
+            held: None,
         }
+    }
+
+    /// The last complete line, not written yet.
+    pub(crate) fn into_last_line(self) -> Option<String> {
+        self.held
     }
 }
 
@@ -231,8 +240,10 @@ impl Write for LineOut {
         self.pending.extend_from_slice(buf);
         while let Some(i) = self.pending.iter().position(|&b| b == b'\n') {
             let line: Vec<u8> = self.pending.drain(..=i).collect();
-            self.out
-                .line(String::from_utf8_lossy(&line[..i]).as_ref())?;
+            let line = String::from_utf8_lossy(&line[..i]).into_owned();
+            if let Some(previous) = self.held.replace(line) {
+                self.out.line(&previous)?;
+            }
         }
         Ok(buf.len())
     }

@@ -323,7 +323,7 @@ impl Session {
                 if let Err(e) = crate::cli::write_perft(&mut w, &pos, depth, true) {
                     log::warn!("perft output failed: {e}");
                 }
-                let _ = events.send(Event::PerftDone);
+                let _ = events.send(Event::PerftDone(w.into_last_line()));
             });
         match spawned {
             Ok(_) => {
@@ -336,8 +336,13 @@ impl Session {
         }
     }
 
-    pub(crate) fn perft_done(&mut self) {
+    /// A perft thread has finished: write its total.
+    pub(crate) fn perft_done(&mut self, last: Option<String>) -> io::Result<()> {
         self.job = Job::Idle;
+        match last {
+            Some(line) => self.out.line(&line),
+            None => Ok(()),
+        }
     }
 
     /// `quit` or the end of input: stop a search and write its `bestmove`
@@ -346,7 +351,12 @@ impl Session {
     /// prints its count); `quit` abandons it.
     pub(crate) fn shutdown(mut self, inbox: &mut Inbox, end_of_input: bool) -> io::Result<()> {
         if matches!(self.job, Job::Perft) && end_of_input {
-            while !matches!(inbox.next(), Event::PerftDone) {}
+            loop {
+                if let Event::PerftDone(last) = inbox.next() {
+                    self.perft_done(last)?;
+                    break;
+                }
+            }
         }
         self.stop(inbox)
     }
