@@ -375,16 +375,16 @@ fn impossible_or_malformed_position_strings_are_refused_naming_field_and_text() 
         // a run w2 / b2 with a score under 2
         (
             "....../....../....../...... w 12 14 1-0 w2",
-            "white scored 2 times in succession but has a score of 1",
+            "white scored 2 times in succession, but white's score is 1",
         ),
         (
             "....../....../....../...... w 14 12 0-1 b2",
-            "black scored 2 times in succession but has a score of 1",
+            "black scored 2 times in succession, but black's score is 1",
         ),
         // runs that contradict the score
-        ("....../....../....../...... w 14 14 0-0 w1", "score of 0"),
-        ("....../....../....../...... w 14 12 0-1 w1", "score of 0"),
-        ("....../....../....../...... w 12 14 1-0 b1", "score of 0"),
+        ("....../....../....../...... w 14 14 0-0 w1", "score is 0"),
+        ("....../....../....../...... w 14 12 0-1 w1", "score is 0"),
+        ("....../....../....../...... w 12 14 1-0 b1", "score is 0"),
         ("....../....../....../...... w 10 14 2-0 w1", "0 or 1"),
         ("....../....../....../...... w 8 14 3-0 w2", "1 or 2"),
         ("....../....../....../...... w 10 10 2-2 w2", "1 or 2"),

@@ -434,7 +434,9 @@ fn check_run(run: Option<Run>, score: [u8; 2], text: &str) -> Result<(), ParsePo
             let diff = own - other;
             if own < count as i32 {
                 return Err(impossible(format!(
-                    "{color} scored {count} times in succession but has a score of {own}"
+                    "a run of {count} means {color} scored {count} time{} in succession, \
+                     but {color}'s score is {own}",
+                    if count == 1 { "" } else { "s" }
                 )));
             }
             let (lo, hi) = if count == 1 { (0, 1) } else { (1, 2) };
@@ -613,7 +615,7 @@ mod tests {
             ),
             (
                 "....../....../....../...... w 12 10 1-2 w2",
-                "white scored 2 times in succession but has a score of 1",
+                "white scored 2 times in succession, but white's score is 1",
             ),
             (
                 "....../....../....../...... w 10 14 2-0 w1",

@@ -168,8 +168,12 @@ impl FromStr for Point {
     type Err = ParsePointError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        // Only plain decimal digits: "+3" or " 3" are not points.
-        if s.is_empty() || s.len() > 2 || !s.bytes().all(|b| b.is_ascii_digit()) {
+        // Only the canonical spelling: "+3", " 3" and "03" are not points.
+        if s.is_empty()
+            || s.len() > 2
+            || !s.bytes().all(|b| b.is_ascii_digit())
+            || s.starts_with('0')
+        {
             return Err(ParsePointError(s.to_string()));
         }
         s.parse::<u8>()
@@ -238,7 +242,7 @@ mod tests {
         for p in Point::all() {
             assert_eq!(p.to_string().parse::<Point>(), Ok(p));
         }
-        for bad in ["0", "25", "", "+3", "03a", "100", "-1"] {
+        for bad in ["0", "25", "", "+3", "03a", "03", "100", "-1"] {
             assert!(bad.parse::<Point>().is_err(), "{bad} parsed");
         }
     }
