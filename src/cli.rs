@@ -31,6 +31,32 @@ pub enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Search the fixed bench positions (fixtures/bench.txt) to a fixed depth;
+    /// ends with `<N> nodes <M> nps` (N is a signature of the search).
+    Bench {
+        /// Depth of every search.
+        #[arg(long, default_value_t = crate::search::bench::DEFAULT_DEPTH)]
+        depth: u32,
+    },
+    /// Fit the evaluation weights to self-play results (Texel tuning); writes
+    /// the fitted weights as a Rust array to --out.
+    Tune {
+        /// Self-play games to generate.
+        #[arg(long, default_value_t = 1000)]
+        games: u32,
+        /// Seed of the random openings.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Search nodes per self-play move.
+        #[arg(long, default_value_t = 2000)]
+        nodes: u64,
+        /// Gradient descent epochs.
+        #[arg(long, default_value_t = 400)]
+        epochs: u32,
+        /// File for the fitted weights.
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
 }
 
 fn parse_checkers(s: &str) -> Result<u8, String> {
@@ -83,6 +109,26 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             let stdout = std::io::stdout();
             let mut out = stdout.lock();
             write_perft(&mut out, &pos, depth, divide)?;
+            Ok(())
+        }
+        Some(Command::Bench { depth }) => {
+            let stdout = std::io::stdout();
+            let mut out = stdout.lock();
+            crate::search::bench::one_second(&mut out)?;
+            crate::search::bench::run(&mut out, depth)?;
+            Ok(())
+        }
+        Some(Command::Tune {
+            games,
+            seed,
+            nodes,
+            epochs,
+            out: path,
+        }) => {
+            let mut file = std::fs::File::create(path)?;
+            let stdout = std::io::stdout();
+            let mut out = stdout.lock();
+            crate::search::tune::run(&mut out, &mut file, games, seed, nodes, epochs)?;
             Ok(())
         }
     }

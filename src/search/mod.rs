@@ -1,13 +1,26 @@
 //! Search: choosing a move within limits. The protocol talks to it only
 //! through [`Searcher`], [`Limits`], [`SearchControl`] and [`Report`].
 //!
-//! The body of [`Searcher::search`] is a placeholder until issue 5 (strong
-//! search) lands: it honours every limit and stop signal, and plays the first
-//! legal move. The interface is the contract between search and protocol.
+//! The interface is the contract between search and protocol. Behind it:
+//! iterative deepening alpha-beta ([`engine`]), a shared lock-free
+//! transposition table ([`tt`]), Lazy SMP threads, time management ([`time`]),
+//! the evaluation ([`eval`]) and the baseline players ([`baseline`]).
+
+pub mod baseline;
+pub mod bench;
+mod engine;
+pub mod eval;
+mod time;
+mod tt;
+pub mod tune;
 
 use crate::rules::{Move, Position};
-use std::sync::atomic::{AtomicBool, Ordering};
+use engine::{RootMove, Shared, TimeCheck, Worker, INF, MATE_BOUND};
+use std::fmt;
+use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
+use tt::Tt;
 
 /// A player's clock as the GUI reports it at `go`.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -49,6 +62,61 @@ pub struct SearchOptions {
     pub multipv: usize,
     /// Time kept in reserve per move for communication delays.
     pub move_overhead: Duration,
+    /// Who chooses the moves: the engine or a baseline player.
+    pub player: Player,
+    /// Seed of the random player (`None`: seeded from the clock).
+    pub seed: Option<u64>,
+}
+
+/// Who chooses the moves.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Player {
+    /// The full search.
+    #[default]
+    Engine,
+    /// A uniformly random legal move.
+    Random,
+    /// The best move one ply deep by the evaluation, a winning move first.
+    Greedy,
+}
+
+impl fmt::Display for Player {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Player::Engine => "engine",
+            Player::Random => "random",
+            Player::Greedy => "greedy",
+        })
+    }
+}
+
+/// Error from parsing a [`Player`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParsePlayerError(pub String);
+
+impl fmt::Display for ParsePlayerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "bad player \"{}\": expected engine, random or greedy",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for ParsePlayerError {}
+
+impl FromStr for Player {
+    type Err = ParsePlayerError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "engine" => Ok(Player::Engine),
+            "random" => Ok(Player::Random),
+            "greedy" => Ok(Player::Greedy),
+            _ => Err(ParsePlayerError(s.to_string())),
+        }
+    }
 }
 
 impl Default for SearchOptions {
@@ -58,6 +126,8 @@ impl Default for SearchOptions {
             threads: 1,
             multipv: 1,
             move_overhead: Duration::from_millis(25),
+            player: Player::Engine,
+            seed: None,
         }
     }
 }
@@ -137,16 +207,85 @@ pub struct SearchResult {
 }
 
 /// The engine's searcher, owned by the protocol and moved to a search thread
-/// for each `go`.
-#[derive(Debug, Default)]
+/// for each `go`. It keeps the transposition table between searches.
 pub struct Searcher {
     options: SearchOptions,
+    tt: Tt,
+    /// State of the random player's generator.
+    rng: u64,
+}
+
+impl fmt::Debug for Searcher {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Searcher")
+            .field("options", &self.options)
+            .field("tt_slots", &self.tt.len())
+            .finish()
+    }
+}
+
+impl Default for Searcher {
+    fn default() -> Self {
+        Searcher::new(SearchOptions::default())
+    }
+}
+
+fn seed_of(options: &SearchOptions) -> u64 {
+    options.seed.unwrap_or_else(|| {
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        t ^ (std::process::id() as u64).rotate_left(32)
+    })
+}
+
+/// Final line of play for a report: the searched line, completed by the
+/// forced end that the search knows without playing it out (a winning
+/// bear-off, or any move before the opponent's winning bear-off), so that a
+/// mate line ends where its score says.
+fn complete_line(pos: &Position, line: &[Move]) -> Vec<Move> {
+    let mut out = Vec::with_capacity(line.len() + 2);
+    let mut p = *pos;
+    for &m in line {
+        match p.play(m) {
+            Ok(next) => {
+                p = next;
+                out.push(m);
+            }
+            Err(_) => return out,
+        }
+    }
+    const QD: u32 = crate::rules::Quadrant::D.mask();
+    for _ in 0..2 {
+        let Some(run) = p.run() else { break };
+        if run.count == 2 {
+            break;
+        }
+        let us = p.side_to_move();
+        let ours = p.wall_mask(us) & QD;
+        let theirs = p.wall_mask(us.opposite()) & QD;
+        let m = if run.color == us && ours != 0 {
+            let pt = crate::rules::Point::from_index(ours.trailing_zeros() as u8).expect("D point");
+            Move::bear_off(pt)
+        } else if run.color != us && ours == 0 && theirs != 0 {
+            p.legal_moves()[0]
+        } else {
+            break;
+        };
+        p.play_unchecked(m);
+        out.push(m);
+    }
+    out
 }
 
 impl Searcher {
     /// A searcher with the given options.
     pub fn new(options: SearchOptions) -> Searcher {
-        Searcher { options }
+        Searcher {
+            tt: Tt::new(options.hash_mb),
+            rng: seed_of(&options),
+            options,
+        }
     }
 
     /// The current options.
@@ -156,11 +295,19 @@ impl Searcher {
 
     /// Changes the options (resizes the hash table when its size changes).
     pub fn set_options(&mut self, options: SearchOptions) {
+        if options.hash_mb != self.options.hash_mb {
+            self.tt = Tt::new(options.hash_mb);
+        }
+        if options.seed != self.options.seed {
+            self.rng = seed_of(&options);
+        }
         self.options = options;
     }
 
     /// Forgets everything learnt from earlier searches (`uginewgame`).
-    pub fn clear(&mut self) {}
+    pub fn clear(&mut self) {
+        self.tt.clear();
+    }
 
     /// Searches `pos` within `limits`, calling `report` with progress, until a
     /// limit is reached or `control` says stop. While `control` is pondering,
@@ -174,29 +321,213 @@ impl Searcher {
         report: &mut dyn FnMut(&Report),
     ) -> SearchResult {
         let start = Instant::now();
-        let moves = pos.legal_moves();
-        let best = moves
+        let legal = pos.legal_moves();
+        let mut moves: Vec<Move> = legal
             .iter()
             .copied()
-            .find(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m));
-        if let Some(m) = best {
-            report(&Report {
-                depth: 1,
-                seldepth: 1,
-                multipv: 1,
-                score: Score::Cp(0),
-                nodes: moves.len() as u64,
-                nps: 0,
-                hashfull: 0,
-                time: start.elapsed(),
-                pv: vec![m],
-            });
+            .filter(|m| limits.searchmoves.contains(m))
+            .collect();
+        if moves.is_empty() {
+            moves = legal.to_vec();
         }
-        // Placeholder: it has nothing to think about, but it must still wait
-        // while told to (infinite, ponder) and return at once on stop.
+        let result = if moves.is_empty() {
+            SearchResult {
+                best: None,
+                ponder: None,
+            }
+        } else {
+            match self.options.player {
+                Player::Engine => self.think(pos, moves, limits, control, report, start),
+                Player::Random => {
+                    let m = baseline::random_move(&moves, &mut self.rng);
+                    report(&baseline::report_for(m, start));
+                    SearchResult {
+                        best: Some(m),
+                        ponder: None,
+                    }
+                }
+                Player::Greedy => {
+                    let m = baseline::greedy_move(pos, &moves);
+                    report(&baseline::report_for(m, start));
+                    SearchResult {
+                        best: Some(m),
+                        ponder: None,
+                    }
+                }
+            }
+        };
+        // Infinite and ponder searches answer only when told to.
         while (limits.infinite || control.is_pondering()) && !control.is_stopped() {
             std::thread::sleep(Duration::from_millis(1));
         }
-        SearchResult { best, ponder: None }
+        result
+    }
+
+    /// The engine proper: Lazy SMP over the shared table, the calling thread
+    /// being the main thread that reports and watches the limits.
+    fn think(
+        &mut self,
+        pos: &Position,
+        moves: Vec<Move>,
+        limits: &Limits,
+        control: &SearchControl,
+        report: &mut dyn FnMut(&Report),
+        start: Instant,
+    ) -> SearchResult {
+        self.tt.new_search();
+        let tt_move = self.tt.probe(pos).and_then(|e| e.mv);
+        let mut root: Vec<RootMove> = moves
+            .iter()
+            .map(|&mv| RootMove {
+                mv,
+                score: -INF,
+                prev_score: -INF,
+                proven: false,
+                pv: vec![mv],
+                seldepth: 0,
+            })
+            .collect();
+        if let Some(i) = root.iter().position(|r| Some(r.mv) == tt_move) {
+            root[..=i].rotate_right(1);
+        }
+        let threads = self.options.threads.max(1);
+        let multipv = self.options.multipv.clamp(1, root.len());
+        let mut budget = time::budget(pos, limits, &self.options);
+        if root.len() == 1 {
+            // A forced move: answer at once (after one iteration).
+            budget.soft = budget.soft.map(|_| Duration::ZERO);
+        }
+        let max_depth = limits.depth.map_or(engine::MAX_PLY as i32 - 8, |d| {
+            (d as i32).clamp(1, engine::MAX_PLY as i32 - 8)
+        });
+        let shared = Shared {
+            tt: &self.tt,
+            stop: AtomicBool::new(false),
+            nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+        };
+        let shared = &shared;
+        let mut best = root[0].mv;
+        let mut ponder = None;
+        std::thread::scope(|scope| {
+            for id in 1..threads {
+                let helper_root = root.clone();
+                let pos = *pos;
+                scope.spawn(move || {
+                    let mut w = Worker::new(id, shared, helper_root);
+                    // Helpers start at staggered depths so that they fill
+                    // the table with different subtrees.
+                    let mut depth = 1 + (id % 2) as i32;
+                    while depth <= max_depth && !shared.stop.load(Ordering::Relaxed) {
+                        w.start_iteration();
+                        w.root_search(&pos, depth, -INF, INF, 0);
+                        depth += 1 + (id % 3 == 2 && depth > 4) as i32;
+                    }
+                    w.publish_nodes();
+                });
+            }
+
+            let mut w = Worker::new(0, shared, root);
+            w.node_limit = limits.nodes;
+            w.time = Some(TimeCheck {
+                control,
+                start,
+                was_pondering: control.is_pondering(),
+                hard: budget.hard,
+                soft: budget.soft,
+                infinite: limits.infinite,
+            });
+            for depth in 1..=max_depth {
+                w.start_iteration();
+                let mut root_proven = false;
+                for pv_idx in 0..multipv {
+                    let prev = w.root_moves[pv_idx].prev_score;
+                    let mut delta = 25;
+                    let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND {
+                        (prev - delta, prev + delta)
+                    } else {
+                        (-INF, INF)
+                    };
+                    loop {
+                        let (v, proven) = w.root_search(pos, depth, alpha, beta, pv_idx);
+                        if w.stopped {
+                            break;
+                        }
+                        if v <= alpha && alpha > -INF {
+                            alpha = (v - delta).max(-INF);
+                        } else if v >= beta && beta < INF {
+                            beta = (v + delta).min(INF);
+                        } else {
+                            if pv_idx == 0 {
+                                root_proven = proven;
+                            }
+                            break;
+                        }
+                        delta *= 2;
+                        if delta > 400 {
+                            (alpha, beta) = (-INF, INF);
+                        }
+                    }
+                    if w.stopped {
+                        break;
+                    }
+                }
+                if w.stopped {
+                    break;
+                }
+                best = w.root_moves[0].mv;
+                ponder = w.root_moves[0].pv.get(1).copied();
+                w.publish_nodes();
+                let nodes = shared.total_nodes();
+                let elapsed = start.elapsed();
+                let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64;
+                let hashfull = self.tt.hashfull();
+                for (i, rm) in w.root_moves[..multipv].iter().enumerate() {
+                    let proven = rm.proven && (i > 0 || root_proven);
+                    report(&Report {
+                        depth: depth as u32,
+                        seldepth: rm.seldepth.max(depth as u32),
+                        multipv: i as u32 + 1,
+                        score: engine::to_score(rm.score, proven),
+                        nodes,
+                        nps,
+                        hashfull,
+                        time: elapsed,
+                        pv: complete_line(pos, &rm.pv),
+                    });
+                }
+                let solved = root_proven && w.root_moves[..multipv].iter().all(|r| r.proven);
+                let t = w.time.as_mut().expect("main thread has a clock");
+                if solved || t.soft_passed() {
+                    break;
+                }
+            }
+            if w.stopped {
+                // The iteration in progress was cut short: its best move so
+                // far (sorted first) is at least as informed as the last one.
+                best = w.root_moves[0].mv;
+                if w.root_moves[0].pv.len() > 1 {
+                    ponder = w.root_moves[0].pv.get(1).copied();
+                }
+            }
+            shared.stop.store(true, Ordering::Relaxed);
+        });
+        SearchResult {
+            best: Some(best),
+            ponder,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn players_round_trip_through_text() {
+        for p in [Player::Engine, Player::Random, Player::Greedy] {
+            assert_eq!(p.to_string().parse::<Player>(), Ok(p));
+        }
+        let e = "smart".parse::<Player>().unwrap_err().to_string();
+        assert!(e.contains("\"smart\""), "{e}");
     }
 }

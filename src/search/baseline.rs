@@ -1,0 +1,84 @@
+//! Baseline players for tests and matches: a uniformly random mover and a
+//! greedy one-ply player that takes a win when it has one and otherwise the
+//! move the evaluation likes best.
+
+use super::eval::evaluate;
+use super::{Report, Score};
+use crate::rules::{Move, Outcome, Position};
+use std::time::Instant;
+
+/// SplitMix64: a small, well-mixed generator (state advances by a constant).
+pub fn next_random(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// A uniformly random move of `moves` (not empty).
+pub fn random_move(moves: &[Move], rng: &mut u64) -> Move {
+    // The modulo bias over at most 96 moves is below 2^-57.
+    moves[(next_random(rng) % moves.len() as u64) as usize]
+}
+
+/// The greedy choice among `moves` (not empty): a move that wins at once,
+/// else the one after which the opponent's evaluation is lowest (a draw
+/// counts 0); ties go to the first in generation order.
+pub fn greedy_move(pos: &Position, moves: &[Move]) -> Move {
+    let us = pos.side_to_move();
+    let mut best = (i32::MIN, moves[0]);
+    for &m in moves {
+        let mut child = *pos;
+        child.play_unchecked(m);
+        let v = match child.outcome() {
+            Outcome::Win(c) if c == us => return m,
+            Outcome::Win(_) => -1_000_000,
+            Outcome::Draw => 0,
+            Outcome::Ongoing => -evaluate(&child),
+        };
+        if v > best.0 {
+            best = (v, m);
+        }
+    }
+    best.1
+}
+
+/// The single progress line a baseline player reports.
+pub(crate) fn report_for(m: Move, start: Instant) -> Report {
+    Report {
+        depth: 1,
+        seldepth: 1,
+        multipv: 1,
+        score: Score::Cp(0),
+        nodes: 1,
+        nps: 0,
+        hashfull: 0,
+        time: start.elapsed(),
+        pv: vec![m],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn greedy_takes_a_win_in_one() {
+        // White has scored once and has a wall on 20: bearing it off wins.
+        let pos: Position = "w...../....../....../.W.... w 9 14 1-0 w1".parse().unwrap();
+        let m = greedy_move(&pos, &pos.legal_moves());
+        assert_eq!(m.to_string(), "20/off");
+    }
+
+    #[test]
+    fn random_moves_are_legal_and_vary() {
+        let pos = Position::start(14).unwrap();
+        let moves = pos.legal_moves();
+        let mut rng = 7;
+        let picks: std::collections::HashSet<Move> =
+            (0..100).map(|_| random_move(&moves, &mut rng)).collect();
+        assert!(picks.iter().all(|m| moves.contains(*m)));
+        assert!(picks.len() > 3);
+    }
+}

@@ -1,0 +1,499 @@
+//! The alpha-beta worker: iterative deepening negamax with principal variation
+//! search, aspiration windows, a shared transposition table, killer and
+//! history move ordering and late move reductions.
+//!
+//! Scores: a game won at ply `p` from the root is worth `MATE - p` to the
+//! winner; a finished draw is worth 0. Every value comes with a `proven`
+//! flag, true when it does not depend on any heuristic leaf (it follows from
+//! game ends alone). That flag is what lets the search tell a proved draw from
+//! an even-looking position, and what lets proved table entries be trusted at
+//! any depth.
+
+use super::eval::evaluate;
+use super::tt::{Bound, Entry, Tt};
+use crate::rules::{Color, Move, MoveKind, Position, Quadrant};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+pub(crate) const MATE: i32 = 30_000;
+/// Values beyond this are mate scores.
+pub(crate) const MATE_BOUND: i32 = MATE - 1000;
+pub(crate) const INF: i32 = 31_000;
+pub(crate) const MAX_PLY: usize = 256;
+
+const QD: u32 = Quadrant::D.mask();
+
+/// Converts a value relative to the root into one relative to the node at
+/// `ply` (mate distances counted from the node), for storing.
+#[inline(always)]
+fn value_to_tt(v: i32, ply: usize) -> i32 {
+    if v > MATE_BOUND {
+        v + ply as i32
+    } else if v < -MATE_BOUND {
+        v - ply as i32
+    } else {
+        v
+    }
+}
+
+#[inline(always)]
+fn value_from_tt(v: i32, ply: usize) -> i32 {
+    if v > MATE_BOUND {
+        v - ply as i32
+    } else if v < -MATE_BOUND {
+        v + ply as i32
+    } else {
+        v
+    }
+}
+
+/// State shared by all threads of one search.
+pub(crate) struct Shared<'a> {
+    pub tt: &'a Tt,
+    /// Set by the main thread to end every thread.
+    pub stop: AtomicBool,
+    /// Nodes of each thread, published every few thousand nodes.
+    pub nodes: Vec<AtomicU64>,
+}
+
+impl Shared<'_> {
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+}
+
+/// Limits checked inside the tree by the main thread.
+pub(crate) struct TimeCheck<'a> {
+    pub control: &'a super::SearchControl,
+    /// When time started counting (moved to the ponderhit moment).
+    pub start: Instant,
+    pub was_pondering: bool,
+    pub hard: Option<Duration>,
+    pub soft: Option<Duration>,
+    pub infinite: bool,
+}
+
+impl TimeCheck<'_> {
+    /// Time elapsed since time started counting; zero while pondering.
+    pub fn elapsed(&mut self) -> Duration {
+        if self.was_pondering {
+            if self.control.is_pondering() {
+                return Duration::ZERO;
+            }
+            self.was_pondering = false;
+            self.start = Instant::now();
+        }
+        self.start.elapsed()
+    }
+
+    fn time_limited(&self) -> bool {
+        !self.infinite && !self.was_pondering
+    }
+
+    /// True when the hard limit has passed.
+    pub fn hard_passed(&mut self) -> bool {
+        let e = self.elapsed();
+        self.time_limited() && self.hard.is_some_and(|h| e >= h)
+    }
+
+    /// True when no new iteration should start.
+    pub fn soft_passed(&mut self) -> bool {
+        let e = self.elapsed();
+        self.time_limited() && self.soft.is_some_and(|s| e >= s)
+    }
+}
+
+/// A root move with what the last iterations learnt about it.
+#[derive(Clone, Debug)]
+pub(crate) struct RootMove {
+    pub mv: Move,
+    pub score: i32,
+    pub prev_score: i32,
+    pub proven: bool,
+    pub pv: Vec<Move>,
+    pub seldepth: u32,
+}
+
+/// One search thread.
+pub(crate) struct Worker<'a> {
+    pub id: usize,
+    pub shared: &'a Shared<'a>,
+    pub time: Option<TimeCheck<'a>>,
+    pub node_limit: Option<u64>,
+    pub nodes: u64,
+    pub stopped: bool,
+    pub seldepth: usize,
+    killers: Vec<[Option<Move>; 2]>,
+    history: Vec<i32>,
+    pv: Vec<[Move; MAX_PLY]>,
+    pv_len: [usize; MAX_PLY + 1],
+    pub root_moves: Vec<RootMove>,
+}
+
+/// Move ordering scores.
+const TT_MOVE: i32 = 1 << 30;
+const BEAR_OFF: i32 = 1 << 29;
+const KILLER: i32 = 1 << 28;
+
+impl<'a> Worker<'a> {
+    pub fn new(id: usize, shared: &'a Shared<'a>, root_moves: Vec<RootMove>) -> Worker<'a> {
+        Worker {
+            id,
+            shared,
+            time: None,
+            node_limit: None,
+            nodes: 0,
+            stopped: false,
+            seldepth: 0,
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            history: vec![0; 2 * Move::INDEX_COUNT],
+            pv: vec![[Move::PASS; MAX_PLY]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            root_moves,
+        }
+    }
+
+    #[inline(always)]
+    fn check_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if let Some(limit) = self.node_limit {
+            if self.nodes >= limit {
+                self.stopped = true;
+                return true;
+            }
+        }
+        if self.nodes & 1023 == 0 {
+            self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+            if let Some(t) = self.time.as_mut() {
+                if t.control.is_stopped() || t.hard_passed() {
+                    self.shared.stop.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+        if self.nodes & 63 == 0 && self.shared.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    fn order(&self, pos: &Position, moves: &mut [Move], tt_move: Option<Move>, ply: usize) {
+        let side = pos.side_to_move().index();
+        let mut keyed: [(i32, Move); 96] = [(0, Move::PASS); 96];
+        for (i, &m) in moves.iter().enumerate() {
+            let s = if Some(m) == tt_move {
+                TT_MOVE
+            } else if matches!(m.kind(), MoveKind::BearOff(_)) {
+                BEAR_OFF
+            } else if Some(m) == self.killers[ply][0] {
+                KILLER + 1
+            } else if Some(m) == self.killers[ply][1] {
+                KILLER
+            } else {
+                self.history[side * Move::INDEX_COUNT + m.index()]
+            };
+            keyed[i] = (s, m);
+        }
+        let keyed = &mut keyed[..moves.len()];
+        // Stable: equal scores keep generation order, so the search is deterministic.
+        keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
+        for (dst, (_, m)) in moves.iter_mut().zip(keyed.iter()) {
+            *dst = *m;
+        }
+    }
+
+    /// Exact game-theoretic shortcuts near a score: `Some(value)` when the
+    /// side to move has already won or lost, wins with its next action, or
+    /// cannot stop the opponent's winning bear-off.
+    #[inline(always)]
+    fn decided(pos: &Position, ply: usize) -> Option<i32> {
+        let run = pos.run()?;
+        let us = pos.side_to_move();
+        if run.count == 2 {
+            // The previous mover has won.
+            return Some(-(MATE - ply as i32));
+        }
+        let our_wall_d = pos.wall_mask(us) & QD != 0;
+        if run.color == us && our_wall_d {
+            return Some(MATE - ply as i32 - 1);
+        }
+        if run.color != us && !our_wall_d && pos.wall_mask(us.opposite()) & QD != 0 {
+            // Whatever we do (even a pass), the opponent bears off and wins.
+            return Some(-(MATE - ply as i32 - 2));
+        }
+        None
+    }
+
+    /// Negamax alpha-beta. Returns the value and whether it is proven.
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> (i32, bool) {
+        self.nodes += 1;
+        if pv_node {
+            self.pv_len[ply] = ply;
+        }
+        if self.check_stop() {
+            return (0, false);
+        }
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        if let Some(v) = Self::decided(pos, ply) {
+            return (v, true);
+        }
+        let mut moves = pos.legal_moves();
+        if moves.is_empty() {
+            // Not won (checked above), so nobody can move: a draw.
+            return (0, true);
+        }
+        if depth <= 0 || ply >= MAX_PLY - 2 {
+            return (evaluate(pos).clamp(-MATE_BOUND + 1, MATE_BOUND - 1), false);
+        }
+
+        let alpha_orig = alpha;
+        let entry = self.shared.tt.probe(pos);
+        let mut tt_move = None;
+        if let Some(e) = entry {
+            tt_move = e.mv.filter(|m| moves.contains(*m));
+            if !pv_node && (e.proven || e.depth >= depth) {
+                let v = value_from_tt(e.value, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => v >= beta,
+                    Bound::Upper => v <= alpha,
+                };
+                if cut {
+                    return (v, e.proven);
+                }
+            }
+        }
+
+        // A forced move (often a pass) costs no depth.
+        let new_depth = if moves.len() == 1 { depth } else { depth - 1 };
+        self.order(pos, &mut moves, tt_move, ply);
+
+        let mut best = -INF;
+        let mut best_move = None;
+        let mut all_proven = true;
+        let mut best_proven = false;
+        for (i, &m) in moves.iter().enumerate() {
+            let mut child = *pos;
+            child.play_unchecked(m);
+            if pv_node {
+                // A child searched only with a null window leaves no line.
+                self.pv_len[ply + 1] = ply + 1;
+            }
+            let (mut v, mut p);
+            if i == 0 {
+                let (cv, cp) = self.search(&child, new_depth, -beta, -alpha, ply + 1, pv_node);
+                v = -cv;
+                p = cp;
+            } else {
+                let r = if depth >= 3 && i >= 3 {
+                    let r = 1 + (i >= 8) as i32 + (depth >= 8 && i >= 12) as i32;
+                    r - pv_node as i32
+                } else {
+                    0
+                };
+                let r = r.min(new_depth - 1).max(0);
+                let (cv, cp) =
+                    self.search(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, false);
+                v = -cv;
+                p = cp;
+                if v > alpha && r > 0 {
+                    let (cv, cp) =
+                        self.search(&child, new_depth, -alpha - 1, -alpha, ply + 1, false);
+                    v = -cv;
+                    p = cp;
+                }
+                if v > alpha && v < beta && pv_node {
+                    let (cv, cp) = self.search(&child, new_depth, -beta, -alpha, ply + 1, true);
+                    v = -cv;
+                    p = cp;
+                }
+            }
+            if self.stopped {
+                return (0, false);
+            }
+            all_proven &= p;
+            if v > best {
+                best = v;
+                best_move = Some(m);
+                best_proven = p;
+                if v > alpha {
+                    alpha = v;
+                    if pv_node {
+                        self.pv[ply][ply] = m;
+                        let (lo, hi) = (ply + 1, self.pv_len[ply + 1]);
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        head[ply][lo..hi].copy_from_slice(&tail[0][lo..hi]);
+                        self.pv_len[ply] = hi.max(lo);
+                    }
+                    if v >= beta {
+                        if !matches!(m.kind(), MoveKind::BearOff(_)) {
+                            let k = &mut self.killers[ply];
+                            if k[0] != Some(m) {
+                                k[1] = k[0];
+                                k[0] = Some(m);
+                            }
+                            let side = pos.side_to_move().index();
+                            let h = &mut self.history[side * Move::INDEX_COUNT + m.index()];
+                            *h += depth * depth;
+                            if *h > 1 << 20 {
+                                for x in self.history.iter_mut() {
+                                    *x /= 2;
+                                }
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        // A cutoff is proved by the refuting move alone; anything else needs
+        // every move proved.
+        let proven = if bound == Bound::Lower {
+            best_proven
+        } else {
+            all_proven
+        };
+        self.shared.tt.store(
+            pos,
+            Entry {
+                mv: best_move,
+                value: value_to_tt(best, ply),
+                depth,
+                bound,
+                proven,
+            },
+        );
+        (best, proven)
+    }
+
+    /// Searches the root moves from index `first` on. Fills in their scores,
+    /// proofs and lines, and sorts them (stable) best first. Returns the best
+    /// value and whether the whole result is proven.
+    pub fn root_search(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        first: usize,
+    ) -> (i32, bool) {
+        self.nodes += 1;
+        self.pv_len[0] = 0;
+        let mut best = -INF;
+        let mut all_proven = true;
+        let single = self.root_moves.len() == 1;
+        let new_depth = if single { depth.max(1) } else { depth - 1 };
+        for i in first..self.root_moves.len() {
+            let m = self.root_moves[i].mv;
+            let mut child = *pos;
+            child.play_unchecked(m);
+            self.pv_len[1] = 1;
+            let mut v;
+            let mut p;
+            if i == first {
+                let (cv, cp) = self.search(&child, new_depth, -beta, -alpha, 1, true);
+                v = -cv;
+                p = cp;
+            } else {
+                let (cv, cp) = self.search(&child, new_depth, -alpha - 1, -alpha, 1, false);
+                v = -cv;
+                p = cp;
+                if v > alpha && v < beta {
+                    let (cv, cp) = self.search(&child, new_depth, -beta, -alpha, 1, true);
+                    v = -cv;
+                    p = cp;
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            all_proven &= p;
+            let rm = &mut self.root_moves[i];
+            if i == first || v > alpha {
+                rm.score = v;
+                rm.proven = p;
+                rm.seldepth = self.seldepth as u32;
+                rm.pv.clear();
+                rm.pv.push(m);
+                rm.pv
+                    .extend_from_slice(&self.pv[1][1..self.pv_len[1].max(1)]);
+            } else {
+                // Failed low: only a bound, keep it below every real score.
+                rm.score = -INF;
+                rm.proven = false;
+            }
+            if v > best {
+                best = v;
+            }
+            if v > alpha {
+                alpha = v;
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+        // Moves not reached this time sink below the searched ones.
+        self.root_moves[first..].sort_by_key(|r| std::cmp::Reverse(r.score));
+        (best, all_proven && !self.stopped)
+    }
+
+    /// Resets scores before a new iteration (keeps the order).
+    pub fn start_iteration(&mut self) {
+        for rm in &mut self.root_moves {
+            rm.prev_score = rm.score;
+            rm.score = -INF;
+        }
+    }
+
+    /// Nodes searched by this thread so far.
+    pub fn publish_nodes(&self) {
+        self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+    }
+}
+
+/// Converts an internal value to a protocol score. `proven_draw` says whether
+/// a value of 0 is a proof.
+pub(crate) fn to_score(v: i32, proven: bool) -> super::Score {
+    use super::Score;
+    if v > MATE_BOUND {
+        let plies = MATE - v;
+        Score::Mate((plies + 1) / 2)
+    } else if v < -MATE_BOUND {
+        let plies = MATE + v;
+        Score::Mate(-(plies / 2).max(1))
+    } else if v == 0 && proven {
+        Score::Draw
+    } else {
+        Score::Cp(v)
+    }
+}
+
+/// Which colour a score favours, for tests and tools.
+#[allow(dead_code)]
+pub(crate) fn winner_of(side: Color, v: i32) -> Option<Color> {
+    if v > MATE_BOUND {
+        Some(side)
+    } else if v < -MATE_BOUND {
+        Some(side.opposite())
+    } else {
+        None
+    }
+}

@@ -1,0 +1,218 @@
+//! The static evaluation: a weighted sum of hand-written features, from the
+//! side to move's point of view, in centi-points (hundredths of a scored wall).
+//!
+//! The features are counts a player would look at (walls ready in D, lone
+//! checkers waiting in D, checkers still behind, how many moves each side has,
+//! how soon each side can score, who holds the scoring run). The weights in
+//! [`WEIGHTS`] were fitted to self-play results by `grasshopper tune` (see
+//! `tune.rs` and the README); the search never relies on the evaluation for
+//! proved results, which come from game ends only.
+
+use crate::rules::{Color, Position, Quadrant};
+
+const QA: u32 = Quadrant::A.mask();
+const QB: u32 = Quadrant::B.mask();
+const QC: u32 = Quadrant::C.mask();
+const QD: u32 = Quadrant::D.mask();
+
+/// Number of features.
+pub const N_FEATURES: usize = 22;
+
+/// Feature names, in the order of [`features`] and [`WEIGHTS`].
+pub const NAMES: [&str; N_FEATURES] = [
+    "walls_in_d",
+    "lone_in_d",
+    "walls_in_bc",
+    "lone_in_a",
+    "lone_in_b",
+    "lone_in_c",
+    "to_enter",
+    "mobility",
+    "dead_in_d",
+    "score_in_1",
+    "score_in_2",
+    "builds_ready",
+    "blocked_lone",
+    "run_us",
+    "run_them",
+    "run_us_score_in_2",
+    "run_them_score_in_2",
+    "run_us_them_score_in_1",
+    "run_them_us_score_in_1",
+    "run_us_them_score_in_2",
+    "run_them_us_score_in_2",
+    "tempo",
+];
+
+/// Fitted weights (centi-points per unit of feature); see `grasshopper tune`.
+pub const WEIGHTS: [i32; N_FEATURES] = [
+    60, 12, 25, 4, 8, 12, 0, 2, -30, 30, 15, 10, -4, 120, -120, 60, -60, -60, 60, -30, 30, 10,
+];
+
+/// Per-colour counts.
+#[derive(Copy, Clone, Debug, Default)]
+struct Side {
+    walls_d: i32,
+    lone_d: i32,
+    walls_bc: i32,
+    lone_a: i32,
+    lone_b: i32,
+    lone_c: i32,
+    to_enter: i32,
+    mobility: i32,
+    dead_d: i32,
+    /// Fewest own actions to score, capped at 3.
+    score_in: i32,
+    /// Moves that build a wall right now.
+    builds: i32,
+    /// Lone checkers in A-C with no move at all.
+    blocked: i32,
+}
+
+/// Mask of the bits strictly above bit `i`.
+#[inline(always)]
+fn above(i: u32) -> u32 {
+    0xFF_FFFF & !((2u32 << i) - 1)
+}
+
+fn side(pos: &Position, c: Color) -> Side {
+    let lone = pos.lone_mask(c);
+    let wall = pos.wall_mask(c);
+    let walls = pos.wall_mask(Color::White) | pos.wall_mask(Color::Black);
+    let empty = !pos.occupied() & 0xFF_FFFF;
+    let to_enter = pos.to_enter(c) as i32;
+    let behind = to_enter + (lone & !QD).count_ones() as i32 + 2 * (wall & !QD).count_ones() as i32;
+    let lone_d = (lone & QD).count_ones() as i32;
+
+    // Wall-building moves: a wall top onto the lone checker six ahead, or a
+    // lone checker onto it with no wall in between.
+    let mut builds = 0;
+    let mut builds_d = 0;
+    let mut blocked = 0;
+    let targets6 = lone >> 6;
+    let mut w = wall & targets6 & !QD;
+    while w != 0 {
+        let p = w.trailing_zeros();
+        w &= w - 1;
+        builds += 1;
+        if p >= 12 {
+            builds_d += 1;
+        }
+    }
+    let mut l = lone & !QD;
+    while l != 0 {
+        let p = l.trailing_zeros();
+        l &= l - 1;
+        let ahead = walls & above(p);
+        let reach = if ahead == 0 {
+            0xFF_FFFF
+        } else {
+            (ahead & ahead.wrapping_neg()) - 1
+        };
+        let next = 0x3F << (6 * (p / 6 + 1));
+        let six = 1u32 << (p + 6);
+        if lone & six & reach != 0 {
+            builds += 1;
+            if p >= 12 {
+                builds_d += 1;
+            }
+        }
+        if (empty | (lone & six)) & next & reach == 0 {
+            blocked += 1;
+        }
+    }
+    let walls_d = (wall & QD).count_ones() as i32;
+    let score_in = if walls_d > 0 {
+        1
+    } else if builds_d > 0 {
+        2
+    } else {
+        3
+    };
+    Side {
+        walls_d,
+        lone_d,
+        walls_bc: (wall & (QB | QC)).count_ones() as i32,
+        lone_a: (lone & QA).count_ones() as i32,
+        lone_b: (lone & QB).count_ones() as i32,
+        lone_c: (lone & QC).count_ones() as i32,
+        to_enter,
+        mobility: pos.count_actions(c) as i32,
+        dead_d: (lone_d - behind).max(0),
+        score_in,
+        builds,
+        blocked,
+    }
+}
+
+/// The feature vector of `pos` from the side to move's point of view.
+pub fn features(pos: &Position) -> [i32; N_FEATURES] {
+    let us_c = pos.side_to_move();
+    let us = side(pos, us_c);
+    let them = side(pos, us_c.opposite());
+    let (run_us, run_them) = match pos.run() {
+        Some(r) if r.count == 1 => ((r.color == us_c) as i32, (r.color != us_c) as i32),
+        _ => (0, 0),
+    };
+    let i1 = |s: &Side| (s.score_in == 1) as i32;
+    let i2 = |s: &Side| (s.score_in == 2) as i32;
+    [
+        us.walls_d - them.walls_d,
+        us.lone_d - them.lone_d,
+        us.walls_bc - them.walls_bc,
+        us.lone_a - them.lone_a,
+        us.lone_b - them.lone_b,
+        us.lone_c - them.lone_c,
+        us.to_enter - them.to_enter,
+        us.mobility - them.mobility,
+        us.dead_d - them.dead_d,
+        i1(&us) - i1(&them),
+        i2(&us) - i2(&them),
+        us.builds - them.builds,
+        us.blocked - them.blocked,
+        run_us,
+        run_them,
+        run_us * i2(&us),
+        run_them * i2(&them),
+        run_us * i1(&them),
+        run_them * i1(&us),
+        run_us * i2(&them),
+        run_them * i2(&us),
+        1,
+    ]
+}
+
+/// The evaluation of `pos` with the given weights.
+pub fn evaluate_with(pos: &Position, weights: &[i32; N_FEATURES]) -> i32 {
+    features(pos).iter().zip(weights).map(|(f, w)| f * w).sum()
+}
+
+/// The evaluation of `pos` for the side to move, in centi-points.
+#[inline]
+pub fn evaluate(pos: &Position) -> i32 {
+    evaluate_with(pos, &WEIGHTS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_position_and_its_colour_mirror_evaluate_alike() {
+        // The same board with colours and the side to move swapped.
+        let a: Position = "w.b.../w...b./....../Wb.... w 8 9 0-0 -".parse().unwrap();
+        let b: Position = "b.w.../b...w./....../Bw.... b 9 8 0-0 -".parse().unwrap();
+        assert_eq!(features(&a), features(&b));
+        assert_eq!(evaluate(&a), evaluate(&b));
+    }
+
+    #[test]
+    fn holding_the_run_counts_for_the_holder() {
+        let with: Position = "....../....../....../...... w 12 12 1-1 w1"
+            .parse()
+            .unwrap();
+        let f = features(&with);
+        assert_eq!(f[13], 1, "run_us");
+        assert_eq!(f[14], 0, "run_them");
+    }
+}

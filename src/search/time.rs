@@ -1,0 +1,110 @@
+//! Time management: how long one move may take, from the clock or `movetime`.
+//!
+//! The search owns its time. It gets a soft budget (do not start another
+//! iteration after about half of it) and a hard limit (stop at once), both
+//! well inside the mover's remaining time less the move overhead, so that it
+//! never loses on time.
+
+use super::{Limits, SearchOptions};
+use crate::rules::{Color, Position, Quadrant};
+use std::time::Duration;
+
+/// The time a search may use; `None` fields mean no limit. A `movetime`
+/// search uses all its time (soft = hard).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Budget {
+    /// Do not start a new iteration after this much.
+    pub soft: Option<Duration>,
+    /// Stop as soon as this much has passed.
+    pub hard: Option<Duration>,
+}
+
+/// An upper bound on the actions `c` still has to make: each checker to enter
+/// needs four actions to reach D, one in A three, and so on, and a wall is
+/// borne off in one.
+fn remaining_actions(pos: &Position, c: Color) -> u32 {
+    let lone = pos.lone_mask(c);
+    let wall = pos.wall_mask(c);
+    let per = |q: Quadrant| (lone & q.mask()).count_ones() + 2 * (wall & q.mask()).count_ones();
+    let checkers_left = pos.to_enter(c) as u32
+        + per(Quadrant::A)
+        + per(Quadrant::B)
+        + per(Quadrant::C)
+        + per(Quadrant::D);
+    4 * pos.to_enter(c) as u32
+        + 3 * per(Quadrant::A)
+        + 2 * per(Quadrant::B)
+        + per(Quadrant::C)
+        + checkers_left / 2
+}
+
+/// The budget for one search of `pos` under `limits`.
+pub(crate) fn budget(pos: &Position, limits: &Limits, options: &SearchOptions) -> Budget {
+    let overhead = options.move_overhead;
+    let mut b = Budget {
+        soft: None,
+        hard: None,
+    };
+    if let Some(mt) = limits.movetime {
+        let t = mt.saturating_sub(overhead).max(Duration::from_millis(1));
+        b.hard = Some(t);
+        b.soft = Some(t);
+    }
+    if let Some(clock) = limits.clock {
+        // Games rarely last to the last checker: plan for about half of the
+        // remaining actions, between 6 and 30 moves.
+        let est = (remaining_actions(pos, pos.side_to_move()) / 2).clamp(6, 30);
+        let moves = clock.moves_to_go.map_or(est, |m| m.clamp(1, est.max(1)));
+        let usable = clock
+            .time
+            .saturating_sub(overhead)
+            .saturating_sub(Duration::from_millis(5));
+        let usable = usable.max(Duration::from_millis(1));
+        let base = clock.time / moves + clock.increment * 3 / 4;
+        // The next iteration takes about as long as all before it together,
+        // so none starts after half of the planned time.
+        let soft = (base / 2).min(usable / 4).max(Duration::from_millis(1));
+        let hard = (base * 3).min(usable * 2 / 3).max(Duration::from_millis(1));
+        let hard = if moves == 1 {
+            usable.max(Duration::from_millis(1))
+        } else {
+            hard
+        };
+        b.soft = Some(b.soft.map_or(soft, |s| s.min(soft)));
+        b.hard = Some(b.hard.map_or(hard, |h| h.min(hard)));
+    }
+    b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Clock;
+
+    #[test]
+    fn the_hard_limit_stays_inside_the_clock_less_overhead() {
+        let pos = Position::start(14).unwrap();
+        let opts = SearchOptions::default();
+        for ms in [1u64, 10, 30, 50, 100, 1000, 60_000] {
+            for mtg in [None, Some(1), Some(5)] {
+                let limits = Limits {
+                    clock: Some(Clock {
+                        time: Duration::from_millis(ms),
+                        increment: Duration::from_millis(ms / 10),
+                        moves_to_go: mtg,
+                    }),
+                    ..Default::default()
+                };
+                let b = budget(&pos, &limits, &opts);
+                let hard = b.hard.unwrap();
+                assert!(b.soft.unwrap() <= hard);
+                if ms > 40 {
+                    assert!(
+                        hard + opts.move_overhead <= Duration::from_millis(ms),
+                        "{ms} {mtg:?}"
+                    );
+                }
+            }
+        }
+    }
+}

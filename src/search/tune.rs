@@ -1,0 +1,234 @@
+//! Fitting the evaluation weights to game results (Texel-style tuning), and
+//! the self-play game loop it shares with the `selfplay` match command.
+//!
+//! The data recipe: play `games` self-play games from the 14-checker start,
+//! the first 2-9 plies uniformly random (seeded) so that games differ, then
+//! each move by a fixed-node search (threads 1). Every position after the
+//! random opening where the evaluation would be used (the game is not
+//! decided within two plies) becomes one sample, labelled with the game's
+//! result for the side to move (1 win, 0.5 draw, 0 loss). The weights are
+//! then fitted by gradient descent on the mean squared error between the
+//! result and `sigmoid(eval / K)`, starting from the weights in the source.
+
+use super::baseline::{next_random, random_move};
+use super::eval::{features, NAMES, N_FEATURES, WEIGHTS};
+use super::{Limits, SearchControl, SearchOptions, Searcher};
+use crate::rules::{Color, Outcome, Position};
+use std::io::{self, Write};
+
+/// Scale of the logistic model: an evaluation of `K` centi-points is a
+/// win probability of about 73%.
+pub const K: f64 = 150.0;
+
+/// Plays one game from `start`, `white` and `black` choosing the moves within
+/// `limits`, after `random_plies` uniformly random plies. Returns the outcome
+/// and the positions after the random opening (before each searched move).
+pub fn play_game(
+    start: &Position,
+    white: &mut Searcher,
+    black: &mut Searcher,
+    limits: [&Limits; 2],
+    random_plies: u32,
+    rng: &mut u64,
+) -> (Outcome, Vec<Position>) {
+    let mut pos = *start;
+    let mut seen = Vec::new();
+    white.clear();
+    black.clear();
+    let mut ply = 0;
+    loop {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return (pos.outcome(), seen);
+        }
+        let m = if ply < random_plies {
+            random_move(&moves, rng)
+        } else {
+            seen.push(pos);
+            let side = pos.side_to_move();
+            let searcher = if side == Color::White {
+                &mut *white
+            } else {
+                &mut *black
+            };
+            let control = SearchControl::new(false);
+            searcher
+                .search(&pos, limits[side.index()], &control, &mut |_| {})
+                .best
+                .expect("the game is not over")
+        };
+        pos.play_unchecked(m);
+        ply += 1;
+    }
+}
+
+/// One training sample: features from the side to move's view, and its result.
+struct Sample {
+    f: [f64; N_FEATURES],
+    y: f64,
+}
+
+/// True when the search decides `pos` without the evaluation (a score ends
+/// the game within two plies whatever happens).
+fn decided(pos: &Position) -> bool {
+    const QD: u32 = crate::rules::Quadrant::D.mask();
+    let Some(run) = pos.run() else { return false };
+    let us = pos.side_to_move();
+    let ours = pos.wall_mask(us) & QD != 0;
+    run.count == 2
+        || (run.color == us && ours)
+        || (run.color != us && !ours && pos.wall_mask(us.opposite()) & QD != 0)
+}
+
+/// Generates the data, fits the weights and writes a report to `out` (and the
+/// weights as a Rust array to `weights_out`). Returns the number of samples.
+pub fn run(
+    out: &mut impl Write,
+    weights_out: &mut impl Write,
+    games: u32,
+    seed: u64,
+    nodes: u64,
+    epochs: u32,
+) -> io::Result<usize> {
+    let opts = SearchOptions {
+        hash_mb: 4,
+        threads: 1,
+        ..Default::default()
+    };
+    let mut white = Searcher::new(opts.clone());
+    let mut black = Searcher::new(opts);
+    let limits = Limits {
+        nodes: Some(nodes),
+        ..Default::default()
+    };
+    let start = Position::start(14).expect("14 checkers");
+    let mut rng = seed;
+    let mut samples = Vec::new();
+    let (mut ww, mut bw, mut dr) = (0, 0, 0);
+    for g in 0..games {
+        let random_plies = 2 + (next_random(&mut rng) % 8) as u32;
+        let (outcome, positions) = play_game(
+            &start,
+            &mut white,
+            &mut black,
+            [&limits, &limits],
+            random_plies,
+            &mut rng,
+        );
+        match outcome {
+            Outcome::Win(Color::White) => ww += 1,
+            Outcome::Win(Color::Black) => bw += 1,
+            _ => dr += 1,
+        }
+        for p in positions.iter().filter(|p| !decided(p)) {
+            let y = match outcome {
+                Outcome::Win(c) if c == p.side_to_move() => 1.0,
+                Outcome::Win(_) => 0.0,
+                _ => 0.5,
+            };
+            let fi = features(p);
+            let mut f = [0.0; N_FEATURES];
+            for (d, s) in f.iter_mut().zip(fi) {
+                *d = s as f64;
+            }
+            samples.push(Sample { f, y });
+        }
+        if (g + 1) % 100 == 0 {
+            log::info!("tune: {} games, {} samples", g + 1, samples.len());
+        }
+    }
+    writeln!(
+        out,
+        "data: {games} games (white {ww}, black {bw}, draws {dr}), {} samples, {nodes} nodes a move, seed {seed}",
+        samples.len()
+    )?;
+    let w0: Vec<f64> = WEIGHTS.iter().map(|&w| w as f64).collect();
+    let e0 = error(&samples, &w0);
+    let w = fit(&samples, w0, epochs);
+    let e1 = error(&samples, &w);
+    writeln!(
+        out,
+        "mean squared error: {e0:.5} before, {e1:.5} after {epochs} epochs"
+    )?;
+    for (name, x) in NAMES.iter().zip(&w) {
+        writeln!(out, "{name:>24} {:6}", x.round() as i64)?;
+    }
+    let rounded: Vec<String> = w.iter().map(|x| format!("{}", x.round() as i64)).collect();
+    writeln!(
+        weights_out,
+        "pub const WEIGHTS: [i32; N_FEATURES] = [{}];",
+        rounded.join(", ")
+    )?;
+    Ok(samples.len())
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+fn error(samples: &[Sample], w: &[f64]) -> f64 {
+    let total: f64 = samples
+        .iter()
+        .map(|s| {
+            let e: f64 = s.f.iter().zip(w).map(|(f, w)| f * w).sum();
+            let d = s.y - sigmoid(e / K);
+            d * d
+        })
+        .sum();
+    total / samples.len().max(1) as f64
+}
+
+/// Full-batch gradient descent with Adam step sizes (the features have very
+/// different ranges, which plain gradient descent handles badly).
+fn fit(samples: &[Sample], mut w: Vec<f64>, epochs: u32) -> Vec<f64> {
+    let n = samples.len().max(1) as f64;
+    let (b1, b2, lr, eps) = (0.9, 0.999, 2.0, 1e-8);
+    let mut m = [0.0; N_FEATURES];
+    let mut v = [0.0; N_FEATURES];
+    for t in 1..=epochs {
+        let mut g = [0.0; N_FEATURES];
+        for s in samples {
+            let e: f64 = s.f.iter().zip(&w).map(|(f, w)| f * w).sum();
+            let p = sigmoid(e / K);
+            // d/dw (y - p)^2 = -2 (y - p) p (1 - p) f / K
+            let c = -2.0 * (s.y - p) * p * (1.0 - p) / K;
+            for (gi, fi) in g.iter_mut().zip(&s.f) {
+                *gi += c * fi;
+            }
+        }
+        for i in 0..N_FEATURES {
+            let gi = g[i] / n;
+            m[i] = b1 * m[i] + (1.0 - b1) * gi;
+            v[i] = b2 * v[i] + (1.0 - b2) * gi * gi;
+            let mh = m[i] / (1.0 - b1.powi(t as i32));
+            let vh = v[i] / (1.0 - b2.powi(t as i32));
+            w[i] -= lr * mh / (vh.sqrt() + eps);
+        }
+    }
+    w
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fitting_lowers_the_error_on_separable_data() {
+        // Given samples where only the first feature decides the result,
+        let samples: Vec<Sample> = (0..200)
+            .map(|i| {
+                let mut f = [0.0; N_FEATURES];
+                f[0] = if i % 2 == 0 { 1.0 } else { -1.0 };
+                Sample {
+                    f,
+                    y: if i % 2 == 0 { 1.0 } else { 0.0 },
+                }
+            })
+            .collect();
+        let w0 = vec![0.0; N_FEATURES];
+        // when fitted, the error falls and the weight of that feature grows.
+        let w = fit(&samples, w0.clone(), 200);
+        assert!(error(&samples, &w) < error(&samples, &w0));
+        assert!(w[0] > 100.0, "{}", w[0]);
+    }
+}
