@@ -12,6 +12,24 @@ use std::time::Instant;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// Who chooses the daemon's moves: engine, random or greedy (baselines).
+    #[arg(long, global = true, default_value = "engine")]
+    pub player: crate::search::Player,
+    /// Seed of the random player (default: from the clock) and of the
+    /// openings of `tune` and `selfplay` (default there: 1).
+    #[arg(long, global = true)]
+    pub seed: Option<u64>,
+}
+
+impl Cli {
+    /// The daemon's search options as the command line sets them.
+    pub fn search_options(&self) -> crate::search::SearchOptions {
+        crate::search::SearchOptions {
+            player: self.player,
+            seed: self.seed,
+            ..Default::default()
+        }
+    }
 }
 
 /// The subcommands.
@@ -44,10 +62,7 @@ pub enum Command {
         /// Self-play games to generate.
         #[arg(long, default_value_t = 1000)]
         games: u32,
-        /// Seed of the random openings.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Search nodes per self-play move.
+        /// Search nodes per self-play move (the random openings use --seed, default 1).
         #[arg(long, default_value_t = 2000)]
         nodes: u64,
         /// Gradient descent epochs.
@@ -57,6 +72,69 @@ pub enum Command {
         #[arg(long)]
         out: std::path::PathBuf,
     },
+    /// Play an in-process match, player A against player B, in game pairs
+    /// with colours swapped; prints each game and the score with an Elo estimate.
+    Selfplay {
+        /// Game pairs to play.
+        #[arg(long, default_value_t = 10)]
+        pairs: u32,
+        /// Player A: engine, random or greedy.
+        #[arg(long, default_value = "engine")]
+        a: crate::search::Player,
+        /// Player B: engine, random or greedy.
+        #[arg(long, default_value = "random")]
+        b: crate::search::Player,
+        /// A's time per move in milliseconds.
+        #[arg(long, default_value_t = 50)]
+        a_ms: u64,
+        /// B's time per move in milliseconds.
+        #[arg(long, default_value_t = 50)]
+        b_ms: u64,
+        /// A's nodes per move (instead of time).
+        #[arg(long)]
+        a_nodes: Option<u64>,
+        /// B's nodes per move (instead of time).
+        #[arg(long)]
+        b_nodes: Option<u64>,
+        /// A's threads.
+        #[arg(long, default_value_t = 1)]
+        a_threads: usize,
+        /// B's threads.
+        #[arg(long, default_value_t = 1)]
+        b_threads: usize,
+        /// Checkers per player.
+        #[arg(long, default_value_t = 14, value_parser = parse_checkers)]
+        checkers: u8,
+    },
+}
+
+fn match_side(
+    player: crate::search::Player,
+    ms: u64,
+    nodes: Option<u64>,
+    threads: usize,
+    seed: Option<u64>,
+) -> crate::search::selfplay::Side {
+    use crate::search::{Limits, SearchOptions};
+    // Time per move is the whole budget: no overhead to keep in-process.
+    let options = SearchOptions {
+        player,
+        threads,
+        seed,
+        move_overhead: std::time::Duration::ZERO,
+        ..Default::default()
+    };
+    let limits = match nodes {
+        Some(n) => Limits {
+            nodes: Some(n),
+            ..Default::default()
+        },
+        None => Limits {
+            movetime: Some(std::time::Duration::from_millis(ms)),
+            ..Default::default()
+        },
+    };
+    crate::search::selfplay::Side { options, limits }
 }
 
 fn parse_checkers(s: &str) -> Result<u8, String> {
@@ -93,6 +171,7 @@ impl From<std::io::Error> for CliError {
 
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> Result<(), CliError> {
+    let seed = cli.seed;
     match cli.command {
         None => Ok(crate::protocol::run(
             std::io::BufReader::new(std::io::stdin()),
@@ -120,7 +199,6 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         }
         Some(Command::Tune {
             games,
-            seed,
             nodes,
             epochs,
             out: path,
@@ -128,7 +206,33 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             let mut file = std::fs::File::create(path)?;
             let stdout = std::io::stdout();
             let mut out = stdout.lock();
+            let seed = seed.unwrap_or(1);
             crate::search::tune::run(&mut out, &mut file, games, seed, nodes, epochs)?;
+            Ok(())
+        }
+        Some(Command::Selfplay {
+            pairs,
+            a,
+            b,
+            a_ms,
+            b_ms,
+            a_nodes,
+            b_nodes,
+            a_threads,
+            b_threads,
+            checkers,
+        }) => {
+            let sa = match_side(a, a_ms, a_nodes, a_threads, Some(seed.unwrap_or(1)));
+            let sb = match_side(
+                b,
+                b_ms,
+                b_nodes,
+                b_threads,
+                Some(seed.unwrap_or(1) ^ 0x5555),
+            );
+            let stdout = std::io::stdout();
+            let mut out = stdout.lock();
+            crate::search::selfplay::run(&mut out, &sa, &sb, pairs, seed.unwrap_or(1), checkers)?;
             Ok(())
         }
     }

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 pub const POSITIONS: &str = include_str!("../../fixtures/bench.txt");
 
 /// Default bench depth.
-pub const DEFAULT_DEPTH: u32 = 12;
+pub const DEFAULT_DEPTH: u32 = 10;
 
 /// The positions of [`POSITIONS`].
 pub fn positions() -> Vec<Position> {

@@ -10,6 +10,7 @@ pub mod baseline;
 pub mod bench;
 mod engine;
 pub mod eval;
+pub mod selfplay;
 mod time;
 mod tt;
 pub mod tune;
