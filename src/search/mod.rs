@@ -357,8 +357,13 @@ impl Searcher {
                 }
             }
         };
-        // Infinite and ponder searches answer only when told to.
-        while (limits.infinite || control.is_pondering()) && !control.is_stopped() {
+        // Infinite and ponder searches, and searches without any limit,
+        // answer only when told to (even when the game is solved).
+        let unlimited = limits.clock.is_none()
+            && limits.movetime.is_none()
+            && limits.depth.is_none()
+            && limits.nodes.is_none();
+        while (limits.infinite || unlimited || control.is_pondering()) && !control.is_stopped() {
             std::thread::sleep(Duration::from_millis(1));
         }
         result
