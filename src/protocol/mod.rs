@@ -276,6 +276,71 @@ pub(crate) fn sanitise(text: &str) -> String {
 mod tests {
     use super::*;
 
+    /// An output the test can read after `run` returns.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// Runs a whole session in-process: all of `input`, then its end.
+    fn session(input: &str) -> Vec<String> {
+        let out = Shared::default();
+        run(
+            io::Cursor::new(input.as_bytes().to_vec()),
+            out.clone(),
+            SearchOptions::default(),
+        )
+        .unwrap();
+        let bytes = out.0.lock().unwrap().clone();
+        String::from_utf8(bytes)
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect()
+    }
+
+    #[test]
+    fn moves_after_a_finished_game_are_refused_and_the_position_kept() {
+        let won = "....../....../....../W..... w 0 4 1-0 w1";
+        let out = session(&format!(
+            "position fen {won} moves 19/off\n\
+             position fen {won} moves 19/off bar/1\n\
+             query fen\n"
+        ));
+        assert_eq!(
+            out,
+            vec![
+                "error illegal_move position: move 2 (bar/1): game is over: white has won"
+                    .to_string(),
+                "response ....../....../....../...... b 0 4 2-0 w2".to_string(),
+            ]
+        );
+    }
+
+    #[test]
+    fn quit_ends_the_session_before_the_lines_after_it() {
+        assert_eq!(session("isready\nquit\nisready\n"), vec!["readyok"]);
+    }
+
+    #[test]
+    fn the_end_of_input_stops_a_search_with_one_bestmove() {
+        let out = session("go infinite\n");
+        assert_eq!(
+            out.iter().filter(|l| l.starts_with("bestmove ")).count(),
+            1,
+            "{out:?}"
+        );
+        assert!(out.last().unwrap().starts_with("bestmove bar/"), "{out:?}");
+    }
+
     fn lines_of(bytes: &[u8]) -> Vec<Result<String, CommandError>> {
         let (tx, rx) = mpsc::channel();
         read_lines(io::BufReader::with_capacity(7, bytes), tx);
