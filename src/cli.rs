@@ -172,11 +172,12 @@ impl From<std::io::Error> for CliError {
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> Result<(), CliError> {
     let seed = cli.seed;
+    let daemon_options = cli.search_options();
     match cli.command {
         None => Ok(crate::protocol::run(
             std::io::BufReader::new(std::io::stdin()),
             std::io::stdout(),
-            crate::search::SearchOptions::default(),
+            daemon_options,
         )?),
         Some(Command::Perft {
             depth,

@@ -148,6 +148,7 @@ fn harmless(line: &[u8]) -> bool {
     match parse_command(text) {
         Ok(Some(Command::Quit)) => false,
         Ok(Some(Command::Perft(d))) => d <= 2,
+        Ok(Some(Command::Bench(_))) => false,
         Ok(Some(Command::SetOption { name, .. })) => {
             let n = name.to_lowercase();
             !n.contains("hash") && !n.contains("thread")

@@ -13,6 +13,7 @@ fn root() -> PathBuf {
 
 /// Every transcript, each played by a test below.
 const FIXTURES: &[&str] = &[
+    "bench",
     "display",
     "errors",
     "game_over",
@@ -85,6 +86,11 @@ fn errors_then_recovery() {
 #[test]
 fn perft_divide_and_total() {
     fixture("perft");
+}
+
+#[test]
+fn bench_runs_the_search_benchmark() {
+    fixture("bench");
 }
 
 #[test]

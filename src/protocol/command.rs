@@ -45,6 +45,8 @@ pub enum Command {
     Display,
     /// `perft <depth>`: count the leaves of the game tree below the current position.
     Perft(u32),
+    /// `bench [<depth>]`: the search's fixed benchmark, as the `bench` subcommand runs it.
+    Bench(Option<u32>),
 }
 
 /// Where a `position` command starts from.
@@ -144,6 +146,8 @@ impl fmt::Display for Command {
             },
             Command::Display => f.write_str("d"),
             Command::Perft(d) => write!(f, "perft {d}"),
+            Command::Bench(None) => f.write_str("bench"),
+            Command::Bench(Some(d)) => write!(f, "bench {d}"),
         }
     }
 }
@@ -207,7 +211,7 @@ pub enum ErrorCode {
     IllegalMove,
     /// An unknown option name or a bad option value.
     BadOption,
-    /// A command that needs an idle engine, sent while a search or perft runs.
+    /// A command that needs an idle engine, sent while a search, perft or bench runs.
     Busy,
 }
 
@@ -300,7 +304,7 @@ impl CommandError {
 
 /// Every command word, for the unknown-command message.
 pub const COMMAND_WORDS: &str = "uci, ugi, isready, setoption, uginewgame, ucinewgame, position, \
-     go, stop, ponderhit, query, d, perft, quit";
+     go, stop, ponderhit, query, d, perft, bench, quit";
 
 impl fmt::Display for CommandError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -479,6 +483,7 @@ fn command(input: &str) -> Res<'_, Command> {
         go,
         query,
         perft,
+        bench,
     ))
     .parse(input)
 }
@@ -847,6 +852,19 @@ fn perft(input: &str) -> Res<'_, Command> {
     .parse(input)
 }
 
+/// `bench [<depth>]`.
+fn bench(input: &str) -> Res<'_, Command> {
+    preceded(
+        keyword("bench"),
+        cut(terminated(
+            opt(preceded(space1, positive_u32)),
+            end("a depth in plies (a whole number from 1 to 4294967295) or end of line"),
+        )),
+    )
+    .map(Command::Bench)
+    .parse(input)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1173,6 +1191,23 @@ mod tests {
     }
 
     #[test]
+    fn bench_reads_an_optional_depth() {
+        assert_eq!(ok("bench"), Command::Bench(None));
+        assert_eq!(ok("bench 7"), Command::Bench(Some(7)));
+        for line in [
+            "bench 0",
+            "bench -1",
+            "bench x",
+            "bench 3 4",
+            "bench 4294967296",
+            "benchmark",
+        ] {
+            assert!(parse_command(line).is_err(), "{line}");
+        }
+        assert_eq!(err("bench 0").code(), ErrorCode::Syntax);
+    }
+
+    #[test]
     fn long_tokens_are_quoted_shortened() {
         let long = "x".repeat(10_000);
         let e = err(&long).to_string();
@@ -1268,6 +1303,8 @@ mod tests {
             Command::Quit,
             Command::Display,
             Command::Perft(4),
+            Command::Bench(None),
+            Command::Bench(Some(3)),
             Command::SetOption {
                 name: "Hash".into(),
                 value: Some("8".into()),

@@ -62,7 +62,7 @@ pub fn run(
             Event::Line(Err(e)) => session.error(e.code(), &e.to_string())?,
             Event::Eof => break true,
             Event::SearchDone { searcher, result } => session.search_done(searcher, result)?,
-            Event::PerftDone(last) => session.perft_done(last)?,
+            Event::CountDone(last) => session.count_done(last)?,
         }
     };
     session.shutdown(&mut inbox, end_of_input)
@@ -79,8 +79,8 @@ pub(crate) enum Event {
         searcher: Box<Searcher>,
         result: SearchResult,
     },
-    /// A perft thread finished; its last line is still to be written.
-    PerftDone(Option<String>),
+    /// A perft or bench thread finished; its last line is still to be written.
+    CountDone(Option<String>),
 }
 
 /// The session's queue: events from the channel, after any that were put

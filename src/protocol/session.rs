@@ -28,8 +28,9 @@ enum Job {
     Idle,
     /// A search; its `bestmove` is still owed.
     Search(Arc<SearchControl>),
-    /// A perft count (it cannot be stopped, only outlived by `quit`).
-    Perft,
+    /// A perft count or a bench, named (it cannot be stopped, only
+    /// outlived by `quit`).
+    Count(&'static str),
 }
 
 /// The engine's state between commands.
@@ -119,17 +120,30 @@ impl Session {
                 if self.busy("perft")? {
                     return Ok(());
                 }
-                self.perft(depth)
+                self.count("perft", move |w, pos| {
+                    crate::cli::write_perft(w, pos, depth, true).map(|_| ())
+                })
+            }
+            Command::Bench(depth) => {
+                if self.busy("bench")? {
+                    return Ok(());
+                }
+                let depth = depth.unwrap_or(crate::search::bench::DEFAULT_DEPTH);
+                self.count("bench", move |w, _| {
+                    crate::search::bench::one_second(w)?;
+                    crate::search::bench::run(w, depth).map(|_| ())
+                })
             }
         }
     }
 
-    /// Reports `error busy` and returns true when a search or perft runs.
+    /// Reports `error busy` and returns true when a search, perft or bench runs.
     fn busy(&self, command: &str) -> io::Result<bool> {
         let why = match self.job {
             Job::Idle => return Ok(false),
             Job::Search(_) => "a search is running; send stop and wait for bestmove first",
-            Job::Perft => "perft is running; wait for its nodes line first",
+            Job::Count("perft") => "perft is running; wait for its nodes line first",
+            Job::Count(_) => "bench is running; wait for its nodes line first",
         };
         self.error(ErrorCode::Busy, &format!("{command}: {why}"))?;
         Ok(true)
@@ -312,32 +326,39 @@ impl Session {
         }
     }
 
-    fn perft(&mut self, depth: u32) -> io::Result<()> {
+    /// Runs a count (perft or bench) on a thread of its own; its output
+    /// goes out line by line, the last line once the session knows it is over.
+    fn count(
+        &mut self,
+        name: &'static str,
+        work: impl FnOnce(&mut LineOut, &Position) -> io::Result<()> + Send + 'static,
+    ) -> io::Result<()> {
         let pos = self.position;
         let out = self.out.clone();
         let events = self.events.clone();
         let spawned = std::thread::Builder::new()
-            .name("perft".to_string())
+            .name(name.to_string())
+            .stack_size(SEARCH_STACK)
             .spawn(move || {
                 let mut w = LineOut::new(out);
-                if let Err(e) = crate::cli::write_perft(&mut w, &pos, depth, true) {
-                    log::warn!("perft output failed: {e}");
+                if let Err(e) = work(&mut w, &pos) {
+                    log::warn!("{name} output failed: {e}");
                 }
-                let _ = events.send(Event::PerftDone(w.into_last_line()));
+                let _ = events.send(Event::CountDone(w.into_last_line()));
             });
         match spawned {
             Ok(_) => {
-                self.job = Job::Perft;
+                self.job = Job::Count(name);
                 Ok(())
             }
             Err(e) => self
                 .out
-                .line(&format!("info string cannot start perft: {e}")),
+                .line(&format!("info string cannot start {name}: {e}")),
         }
     }
 
-    /// A perft thread has finished: write its total.
-    pub(crate) fn perft_done(&mut self, last: Option<String>) -> io::Result<()> {
+    /// A perft or bench thread has finished: write its last line.
+    pub(crate) fn count_done(&mut self, last: Option<String>) -> io::Result<()> {
         self.job = Job::Idle;
         match last {
             Some(line) => self.out.line(&line),
@@ -350,10 +371,10 @@ impl Session {
     /// of input it is finished first (so `echo "perft 5" | grasshopper`
     /// prints its count); `quit` abandons it.
     pub(crate) fn shutdown(mut self, inbox: &mut Inbox, end_of_input: bool) -> io::Result<()> {
-        if matches!(self.job, Job::Perft) && end_of_input {
+        if matches!(self.job, Job::Count(_)) && end_of_input {
             loop {
-                if let Event::PerftDone(last) = inbox.next() {
-                    self.perft_done(last)?;
+                if let Event::CountDone(last) = inbox.next() {
+                    self.count_done(last)?;
                     break;
                 }
             }
