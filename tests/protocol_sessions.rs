@@ -165,3 +165,41 @@ fn protocol_md_drawing_matches_the_display_transcript() {
         .collect();
     assert_eq!(drawing.lines().collect::<Vec<_>>(), expected);
 }
+
+/// Every example error line in protocol.md's table of error codes is one
+/// that a transcript sees the engine write (up to a trailing `...`).
+#[test]
+fn protocol_md_error_examples_are_real() {
+    let md = protocol_md();
+    let mut seen = Vec::new();
+    for name in FIXTURES {
+        let text =
+            std::fs::read_to_string(root().join(format!("fixtures/sessions/{name}.txt"))).unwrap();
+        seen.extend(
+            text.lines()
+                .filter_map(|l| l.strip_prefix("< "))
+                .map(String::from),
+        );
+    }
+    let examples: Vec<&str> = md
+        .lines()
+        .filter(|l| l.starts_with("| `"))
+        .filter_map(|l| {
+            // The example is the row's last code span.
+            l.split('`')
+                .skip(1)
+                .step_by(2)
+                .filter(|e| e.starts_with("error ") && !e.contains('<'))
+                .last()
+        })
+        .collect();
+    assert_eq!(examples.len(), 6, "one example per code: {examples:?}");
+    for e in examples {
+        let prefix = e.trim_end_matches("...");
+        assert!(
+            seen.iter()
+                .any(|s| s.starts_with(prefix) || protocol_support::glob(s, e)),
+            "no transcript shows {e:?}"
+        );
+    }
+}
