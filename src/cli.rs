@@ -106,6 +106,8 @@ pub enum Command {
         #[arg(long, default_value_t = 14, value_parser = parse_checkers)]
         checkers: u8,
     },
+    /// Play a match between engines that speak the protocol (see README).
+    Match(Box<crate::matchrunner::MatchArgs>),
 }
 
 fn match_side(
@@ -151,12 +153,15 @@ fn parse_checkers(s: &str) -> Result<u8, String> {
 pub enum CliError {
     /// Writing to stdout failed (e.g. a closed pipe).
     Io(std::io::Error),
+    /// A match could not be played.
+    Match(crate::matchrunner::MatchError),
 }
 
 impl std::fmt::Display for CliError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             CliError::Io(e) => write!(f, "output error: {e}"),
+            CliError::Match(e) => write!(f, "match: {e}"),
         }
     }
 }
@@ -235,6 +240,10 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             let mut out = stdout.lock();
             crate::search::selfplay::run(&mut out, &sa, &sb, pairs, seed.unwrap_or(1), checkers)?;
             Ok(())
+        }
+        // The global --seed also seeds the match's random openings.
+        Some(Command::Match(args)) => {
+            crate::matchrunner::run(*args, seed).map_err(CliError::Match)
         }
     }
 }

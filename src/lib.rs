@@ -4,6 +4,7 @@
 //! solver, which are used by the protocol and the command line.
 
 pub mod cli;
+pub mod matchrunner;
 pub mod protocol;
 pub mod rules;
 pub mod search;

@@ -1,0 +1,230 @@
+//! One engine process: spawning it, the handshake, and reading its answers
+//! with timeouts. A reader thread turns the engine's stdout into lines on a
+//! channel, so waiting for an answer never blocks past a deadline and a dead
+//! engine shows up as a closed channel.
+
+use super::spec::{Dialect, EngineSpec};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// Why an engine could not do what it was asked.
+#[derive(Debug)]
+pub enum EngineFailure {
+    /// The program could not be started at all (a setup error, not a game event).
+    Spawn(std::io::Error),
+    /// The process exited or closed its pipes.
+    Crashed(String),
+    /// No answer within the time allowed (`what` says to which command).
+    Silent(String),
+}
+
+impl std::fmt::Display for EngineFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EngineFailure::Spawn(e) => write!(f, "cannot start: {e}"),
+            EngineFailure::Crashed(what) => write!(f, "crashed: {what}"),
+            EngineFailure::Silent(what) => write!(f, "no answer to {what}"),
+        }
+    }
+}
+
+/// What waiting for a line gave.
+pub enum Wait {
+    Line(String),
+    Timeout,
+    Closed,
+}
+
+/// A running engine.
+pub struct Engine {
+    name: String,
+    dialect: Dialect,
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    /// Starts the engine and performs the handshake: `ugi` (or `uci`) until
+    /// `ugiok`, the options, then `isready` until `readyok`, each within `timeout`.
+    pub fn start(spec: &EngineSpec, timeout: Duration) -> Result<Engine, EngineFailure> {
+        let mut child = Command::new(&spec.cmd)
+            .args(&spec.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(EngineFailure::Spawn)?;
+        let stdout = child.stdout.take().expect("piped");
+        let stderr = child.stderr.take().expect("piped");
+        let (tx, rx) = mpsc::channel();
+        let name = spec.name.clone();
+        thread::spawn(move || {
+            // Bytes, not str: an engine printing invalid UTF-8 is garbage to
+            // report, not a reason to stop reading.
+            let mut reader = BufReader::new(stdout);
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match reader.read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        let line = String::from_utf8_lossy(&buf);
+                        let line = line.trim_end_matches(['\n', '\r']).to_string();
+                        if tx.send(line).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        let err_name = name.clone();
+        thread::spawn(move || {
+            let mut reader = BufReader::new(stderr);
+            let mut buf = Vec::new();
+            while matches!(reader.read_until(b'\n', &mut buf), Ok(n) if n > 0) {
+                log::debug!(
+                    "{err_name} stderr: {}",
+                    String::from_utf8_lossy(&buf).trim_end()
+                );
+                buf.clear();
+            }
+        });
+        let mut engine = Engine {
+            name,
+            dialect: spec.dialect,
+            stdin: child.stdin.take(),
+            child,
+            lines: rx,
+        };
+        let (hello, ok) = match spec.dialect {
+            Dialect::Ugi => ("ugi", "ugiok"),
+            Dialect::Uci => ("uci", "uciok"),
+        };
+        engine.send(hello)?;
+        engine.expect(ok, hello, Instant::now() + timeout)?;
+        for (k, v) in &spec.options {
+            engine.send(&format!("setoption name {k} value {v}"))?;
+        }
+        engine.sync(timeout)?;
+        Ok(engine)
+    }
+
+    /// The engine's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The engine's protocol dialect.
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    /// Sends one line.
+    pub fn send(&mut self, line: &str) -> Result<(), EngineFailure> {
+        log::trace!("{} <- {line}", self.name);
+        let stdin = self
+            .stdin
+            .as_mut()
+            .ok_or_else(|| EngineFailure::Crashed("input closed".into()))?;
+        stdin
+            .write_all(line.as_bytes())
+            .and_then(|_| stdin.write_all(b"\n"))
+            .and_then(|_| stdin.flush())
+            .map_err(|e| EngineFailure::Crashed(format!("cannot write \"{line}\": {e}")))
+    }
+
+    /// The next line, or why there is none before `deadline`.
+    pub fn recv(&mut self, deadline: Instant) -> Wait {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(left) {
+            Ok(line) => {
+                log::trace!("{} -> {line}", self.name);
+                Wait::Line(line)
+            }
+            Err(RecvTimeoutError::Timeout) => Wait::Timeout,
+            Err(RecvTimeoutError::Disconnected) => Wait::Closed,
+        }
+    }
+
+    /// Reads lines until one whose first word is `word`, which it returns.
+    /// Lines starting with `error` are logged as warnings; others are skipped.
+    pub fn expect(
+        &mut self,
+        word: &str,
+        after: &str,
+        deadline: Instant,
+    ) -> Result<String, EngineFailure> {
+        loop {
+            match self.recv(deadline) {
+                Wait::Line(line) => {
+                    let first = line.split_whitespace().next();
+                    if first == Some(word) {
+                        return Ok(line);
+                    }
+                    if first == Some("error") {
+                        log::warn!("{}: {line}", self.name);
+                    }
+                }
+                Wait::Timeout => return Err(EngineFailure::Silent(after.to_string())),
+                Wait::Closed => return Err(self.crash_report(after)),
+            }
+        }
+    }
+
+    /// `isready` and wait for `readyok`.
+    pub fn sync(&mut self, timeout: Duration) -> Result<(), EngineFailure> {
+        self.send("isready")?;
+        self.expect("readyok", "isready", Instant::now() + timeout)
+            .map(|_| ())
+    }
+
+    /// Describes how the engine ended, after its output closed.
+    pub fn crash_report(&mut self, during: &str) -> EngineFailure {
+        // Give the process a moment to be reaped so its exit status is known.
+        let until = Instant::now() + Duration::from_millis(200);
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => {
+                    return EngineFailure::Crashed(format!("exited ({status}) during {during}"))
+                }
+                Ok(None) if Instant::now() < until => thread::sleep(Duration::from_millis(5)),
+                _ => return EngineFailure::Crashed(format!("closed its output during {during}")),
+            }
+        }
+    }
+
+    /// Ends the process at once.
+    pub fn kill(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Asks the process to quit, and kills it if it has not within `grace`.
+    pub fn quit(mut self, grace: Duration) {
+        let _ = self.send("quit");
+        self.stdin = None;
+        let until = Instant::now() + grace;
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(_)) => return,
+                Ok(None) if Instant::now() < until => thread::sleep(Duration::from_millis(5)),
+                _ => break,
+            }
+        }
+        self.kill();
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        // Never leave a process behind, however the match ends.
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}

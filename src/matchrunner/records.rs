@@ -1,0 +1,500 @@
+//! Game records in a PGN-style format: tag pairs, then the numbered move list
+//! with the termination's explanation as a comment, then the result. One
+//! record is written (and flushed) per finished game, so a killed match loses
+//! at most the games in progress; the parser reads records back for
+//! `--resume` and `match merge`, and [`GameRecord::replay`] checks them.
+
+use super::game::{GameResult, Termination};
+use crate::rules::{Color, Move, Outcome, Position};
+use std::fmt;
+
+/// One finished game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    pub event: String,
+    /// `YYYY.MM.DD`.
+    pub date: String,
+    /// The game pair's number, from 0 (written 1-based in the Round tag).
+    pub pair: usize,
+    /// 1 or 2: the game within its pair.
+    pub game: u8,
+    pub white: String,
+    pub black: String,
+    pub opening: Position,
+    /// The time control, as `TimeControl` writes it.
+    pub tc: String,
+    pub result: GameResult,
+    pub termination: Termination,
+    /// What happened, for abnormal terminations.
+    pub detail: Option<String>,
+    pub moves: Vec<Move>,
+}
+
+fn escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+fn unescape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            if let Some(n) = chars.next() {
+                out.push(n);
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+impl fmt::Display for GameRecord {
+    /// The record as PGN-style text, ending with a blank line.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let tags = [
+            ("Event", self.event.clone()),
+            ("Date", self.date.clone()),
+            ("Round", format!("{}.{}", self.pair + 1, self.game)),
+            ("White", self.white.clone()),
+            ("Black", self.black.clone()),
+            ("Result", self.result.to_string()),
+            ("FEN", self.opening.to_string()),
+            ("TimeControl", self.tc.clone()),
+            ("Termination", self.termination.to_string()),
+            ("Plies", self.moves.len().to_string()),
+        ];
+        for (k, v) in tags {
+            writeln!(f, "[{k} \"{}\"]", escape(&v))?;
+        }
+        writeln!(f)?;
+        let mut words: Vec<String> = Vec::new();
+        let mut side = self.opening.side_to_move();
+        let mut number = 1;
+        for (i, m) in self.moves.iter().enumerate() {
+            match side {
+                Color::White => words.push(format!("{number}.")),
+                Color::Black if i == 0 => words.push(format!("{number}...")),
+                Color::Black => {}
+            }
+            words.push(m.to_string());
+            if side == Color::Black {
+                number += 1;
+            }
+            side = side.opposite();
+        }
+        if let Some(d) = &self.detail {
+            words.push(format!("{{{}}}", d.replace(['{', '}'], "")));
+        }
+        words.push(self.result.to_string());
+        let mut line = String::new();
+        for w in words {
+            if !line.is_empty() && line.len() + 1 + w.len() > 79 {
+                writeln!(f, "{line}")?;
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(&w);
+        }
+        writeln!(f, "{line}")?;
+        writeln!(f)
+    }
+}
+
+impl GameRecord {
+    /// Replays the moves from the opening and checks that they are legal and
+    /// lead to the recorded result (for normal terminations) or to a position
+    /// where the game was still going (for forfeits).
+    pub fn replay(&self) -> Result<Position, String> {
+        let mut pos = self.opening;
+        for (i, &m) in self.moves.iter().enumerate() {
+            pos = pos
+                .play(m)
+                .map_err(|e| format!("ply {}: {m} is illegal: {e}", i + 1))?;
+        }
+        let outcome = pos.outcome();
+        match self.termination {
+            Termination::Normal => {
+                let want = match outcome {
+                    Outcome::Win(c) => GameResult::win_for(c),
+                    Outcome::Draw => GameResult::Draw,
+                    Outcome::Ongoing => {
+                        return Err(format!(
+                            "termination normal, but the game is not over after {} plies",
+                            self.moves.len()
+                        ))
+                    }
+                };
+                if want != self.result {
+                    return Err(format!(
+                        "the moves end in {want}, but the record says {}",
+                        self.result
+                    ));
+                }
+            }
+            t => {
+                if outcome != Outcome::Ongoing {
+                    return Err(format!(
+                        "termination {t}, but the game was already over by the rules"
+                    ));
+                }
+                let loser = pos.side_to_move();
+                if self.result != GameResult::win_for(loser.opposite()) {
+                    return Err(format!(
+                        "termination {t} should be a loss for {loser}, who was to move, \
+                         but the record says {}",
+                        self.result
+                    ));
+                }
+            }
+        }
+        Ok(pos)
+    }
+}
+
+/// Why a records file could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordError {
+    /// 1-based line of the problem.
+    pub line: usize,
+    pub message: String,
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+/// Records read from a file.
+#[derive(Debug, Default)]
+pub struct Parsed {
+    pub games: Vec<GameRecord>,
+    /// The text ended inside a record (the runner was killed while writing it);
+    /// that record is left out.
+    pub truncated: bool,
+}
+
+/// Reads every record of a records file.
+pub fn parse_records(text: &str) -> Result<Parsed, RecordError> {
+    let mut parsed = Parsed::default();
+    let mut tags: Vec<(String, String, usize)> = Vec::new();
+    let mut movetext = String::new();
+    let mut start = 0;
+    let lines: Vec<&str> = text.lines().collect();
+    let mut i = 0;
+    while i <= lines.len() {
+        let line = lines.get(i).map(|l| l.trim()).unwrap_or("");
+        let at_end = i == lines.len();
+        let is_tag = line.starts_with('[');
+        if (at_end || is_tag) && !movetext.trim().is_empty() {
+            match build(&tags, &movetext, start) {
+                Ok(g) => parsed.games.push(g),
+                // The last record, cut off while it was written.
+                Err(e) if at_end && !text.ends_with("\n\n") => {
+                    log::warn!("records end inside a game ({e}); that game is left out");
+                    parsed.truncated = true;
+                }
+                Err(e) => return Err(e),
+            }
+            tags.clear();
+            movetext.clear();
+        }
+        if at_end {
+            break;
+        }
+        if is_tag {
+            if tags.is_empty() {
+                start = i + 1;
+            }
+            let tag = parse_tag(line).ok_or_else(|| RecordError {
+                line: i + 1,
+                message: format!("bad tag pair \"{line}\": expected [Name \"value\"]"),
+            })?;
+            tags.push((tag.0, tag.1, i + 1));
+        } else if !line.is_empty() {
+            if tags.is_empty() {
+                return Err(RecordError {
+                    line: i + 1,
+                    message: format!("moves \"{line}\" outside a record (no tags before them)"),
+                });
+            }
+            movetext.push_str(line);
+            movetext.push('\n');
+        }
+        i += 1;
+    }
+    if !tags.is_empty() {
+        // Tags without moves at the end: a record cut off while written.
+        parsed.truncated = true;
+    }
+    Ok(parsed)
+}
+
+fn parse_tag(line: &str) -> Option<(String, String)> {
+    let inner = line.strip_prefix('[')?.strip_suffix(']')?;
+    let (name, rest) = inner.split_once(' ')?;
+    let value = rest.trim().strip_prefix('"')?.strip_suffix('"')?;
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return None;
+    }
+    Some((name.to_string(), unescape(value)))
+}
+
+fn build(
+    tags: &[(String, String, usize)],
+    movetext: &str,
+    start: usize,
+) -> Result<GameRecord, RecordError> {
+    let err = |line: usize, message: String| RecordError { line, message };
+    let get = |name: &str| -> Result<(&str, usize), RecordError> {
+        tags.iter()
+            .find(|(n, _, _)| n == name)
+            .map(|(_, v, l)| (v.as_str(), *l))
+            .ok_or_else(|| err(start, format!("record has no {name} tag")))
+    };
+    let (round, round_line) = get("Round")?;
+    let (pair, game) = round
+        .split_once('.')
+        .and_then(|(p, g)| Some((p.parse::<usize>().ok()?, g.parse::<u8>().ok()?)))
+        .filter(|&(p, g)| p >= 1 && (g == 1 || g == 2))
+        .ok_or_else(|| {
+            err(
+                round_line,
+                format!("bad Round \"{round}\": expected PAIR.GAME, e.g. 12.1 or 12.2"),
+            )
+        })?;
+    let (result, l) = get("Result")?;
+    let result: GameResult = result.parse().map_err(|e| err(l, e))?;
+    let (fen, l) = get("FEN")?;
+    let opening: Position = fen.parse().map_err(|e| err(l, format!("bad FEN: {e}")))?;
+    let (term, l) = get("Termination")?;
+    let termination: Termination = term.parse().map_err(|e| err(l, e))?;
+    let (plies, plies_line) = get("Plies")?;
+    let plies: usize = plies.parse().map_err(|_| {
+        err(
+            plies_line,
+            format!("bad Plies \"{plies}\": expected a number"),
+        )
+    })?;
+    let moves_line = tags.last().map(|t| t.2 + 2).unwrap_or(start);
+    // Words of the move text, with {comments} as single items.
+    let mut moves = Vec::new();
+    let mut detail = None;
+    let mut ended = None;
+    let mut rest = movetext;
+    loop {
+        rest = rest.trim_start();
+        if rest.is_empty() {
+            break;
+        }
+        if let Some(after) = rest.strip_prefix('{') {
+            let close = after
+                .find('}')
+                .ok_or_else(|| err(moves_line, "unclosed comment in the moves".to_string()))?;
+            detail = Some(
+                after[..close]
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            );
+            rest = &after[close + 1..];
+            continue;
+        }
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let word = &rest[..end];
+        rest = &rest[end..];
+        if ended.is_some() {
+            return Err(err(moves_line, format!("\"{word}\" after the result")));
+        }
+        if let Ok(r) = word.parse::<GameResult>() {
+            ended = Some(r);
+            continue;
+        }
+        if word.ends_with('.')
+            && word
+                .trim_end_matches('.')
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+        {
+            continue;
+        }
+        let m = word
+            .parse::<Move>()
+            .map_err(|e| err(moves_line, e.to_string()))?;
+        moves.push(m);
+    }
+    let Some(ended) = ended else {
+        return Err(err(
+            moves_line,
+            "the moves do not end with a result (1-0, 0-1 or 1/2-1/2)".to_string(),
+        ));
+    };
+    if ended != result {
+        return Err(err(
+            moves_line,
+            format!("the moves end with {ended}, but the Result tag says {result}"),
+        ));
+    }
+    if moves.len() != plies {
+        return Err(err(
+            plies_line,
+            format!(
+                "Plies says {plies}, but the record has {} moves",
+                moves.len()
+            ),
+        ));
+    }
+    let text = |name: &str| get(name).map(|(v, _)| v.to_string()).unwrap_or_default();
+    Ok(GameRecord {
+        event: text("Event"),
+        date: text("Date"),
+        pair: pair - 1,
+        game,
+        white: get("White")?.0.to_string(),
+        black: get("Black")?.0.to_string(),
+        opening,
+        tc: text("TimeControl"),
+        result,
+        termination,
+        detail,
+        moves,
+    })
+}
+
+/// Today's date (UTC) as PGN writes it, `YYYY.MM.DD`.
+pub fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// The proleptic Gregorian date of a day number (days since 1970-01-01), by
+/// Howard Hinnant's `civil_from_days` algorithm.
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(moves: &[&str], opening: &str) -> GameRecord {
+        let opening: Position = opening.parse().unwrap();
+        let moves: Vec<Move> = moves.iter().map(|m| m.parse().unwrap()).collect();
+        let mut pos = opening;
+        for &m in &moves {
+            pos = pos.play(m).unwrap();
+        }
+        let (result, termination, detail) = match pos.outcome() {
+            Outcome::Win(c) => (GameResult::win_for(c), Termination::Normal, None),
+            Outcome::Draw => (GameResult::Draw, Termination::Normal, None),
+            Outcome::Ongoing => (
+                GameResult::win_for(pos.side_to_move().opposite()),
+                Termination::IllegalMove,
+                Some("Black played the illegal move bar/7: {odd} \"quoted\"".to_string()),
+            ),
+        };
+        GameRecord {
+            event: "test \"match\"".into(),
+            date: "2026.11.29".into(),
+            pair: 4,
+            game: 2,
+            white: "alpha".into(),
+            black: "beta \\ gamma".into(),
+            opening,
+            tc: "depth=2".into(),
+            result,
+            termination,
+            detail,
+            moves,
+        }
+    }
+
+    #[test]
+    fn records_round_trip_through_text() {
+        // Given a drawn 2-checker game and a forfeit from a black-to-move opening
+        let drawn = sample(
+            &[
+                "bar/1", "bar/2", "bar/3", "bar/4", "1/7", "2/8", "3/9", "4/10", "7/13", "8/14",
+                "9/15", "10/16", "13/19", "14/20", "15/21", "16/22",
+            ],
+            "....../....../....../...... w 2 2 0-0 -",
+        );
+        let forfeit = sample(&["bar/2"], "w...../....../....../...... b 13 14 0-0 -");
+        // When written and read back
+        let text = format!("{drawn}{forfeit}");
+        let parsed = parse_records(&text).unwrap();
+        // Then the records are the same, and replay to their results
+        assert!(!parsed.truncated);
+        let mut want_forfeit = forfeit.clone();
+        want_forfeit.detail = Some("Black played the illegal move bar/7: odd \"quoted\"".into());
+        assert_eq!(parsed.games, vec![drawn, want_forfeit]);
+        assert!(text.contains("[Round \"5.2\"]"));
+        assert!(text.contains("1... bar/2"));
+        for g in &parsed.games {
+            g.replay().unwrap();
+        }
+    }
+
+    #[test]
+    fn a_record_cut_off_at_the_end_is_flagged_not_fatal() {
+        let won = sample(&["bar/1"], "....../....../....../...... w 2 2 0-0 -");
+        let text = format!("{won}");
+        let cut = &text[..text.find("[Plies").unwrap()];
+        let parsed = parse_records(&format!("{won}{cut}")).unwrap();
+        assert_eq!(parsed.games.len(), 1);
+        assert!(parsed.truncated);
+    }
+
+    #[test]
+    fn damaged_records_name_the_line() {
+        let won = sample(&["bar/1"], "....../....../....../...... w 2 2 0-0 -");
+        let text = won.to_string();
+        for (from, to, want) in [
+            ("[Round \"5.2\"]", "[Round \"5.3\"]", "bad Round"),
+            ("[Plies \"1\"]", "[Plies \"2\"]", "Plies says 2"),
+            ("bar/1", "bar/x", "\"bar/x\""),
+            ("[Result \"1-0\"]", "[Result \"0-1\"]", "Result tag"),
+        ] {
+            let bad = text.replacen(from, to, 1);
+            let e = parse_records(&bad).unwrap_err();
+            assert!(e.message.contains(want), "{from}: {e}");
+        }
+    }
+
+    #[test]
+    fn replay_catches_a_wrong_result() {
+        let mut won = sample(
+            &[
+                "bar/1", "bar/2", "bar/3", "bar/4", "1/7", "2/8", "3/9", "4/10", "7/13", "8/14",
+                "9/15", "10/16", "13/19", "14/20", "15/21", "16/22",
+            ],
+            "....../....../....../...... w 2 2 0-0 -",
+        );
+        assert_eq!(won.replay().unwrap().outcome(), Outcome::Draw);
+        won.result = GameResult::WhiteWins;
+        assert!(won.replay().unwrap_err().contains("end in 1/2-1/2"));
+    }
+
+    #[test]
+    fn dates_follow_the_civil_calendar() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+        assert_eq!(civil_from_days(20_786), (2026, 11, 29));
+    }
+}
