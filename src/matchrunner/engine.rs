@@ -26,7 +26,7 @@ impl std::fmt::Display for EngineFailure {
         match self {
             EngineFailure::Spawn(e) => write!(f, "cannot start: {e}"),
             EngineFailure::Crashed(what) => write!(f, "crashed: {what}"),
-            EngineFailure::Silent(what) => write!(f, "no answer to {what}"),
+            EngineFailure::Silent(what) => write!(f, "gave no answer to {what}"),
         }
     }
 }

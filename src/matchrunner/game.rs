@@ -153,7 +153,10 @@ impl Played {
             EngineFailure::Silent(_) => Termination::Stall,
             _ => Termination::Crash,
         };
-        Played::forfeit(c, termination, format!("engine {failure}"), moves)
+        Played {
+            detail: Some(format!("{}'s engine {failure}", capitalised(c))),
+            ..Played::forfeit(c, termination, String::new(), moves)
+        }
     }
 }
 

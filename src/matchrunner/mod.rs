@@ -27,7 +27,7 @@ use std::path::PathBuf;
 
 /// `grasshopper match`: play a match, or `match merge` the records of shards.
 #[derive(clap::Args, Debug)]
-#[command(args_conflicts_with_subcommands = true)]
+#[command(args_conflicts_with_subcommands = true, args_override_self = true)]
 pub struct MatchArgs {
     #[command(subcommand)]
     pub command: Option<MatchCommand>,

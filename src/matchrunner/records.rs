@@ -140,8 +140,11 @@ impl GameRecord {
                         "termination {t}, but the game was already over by the rules"
                     ));
                 }
+                // Mid-game, only the side to move can misbehave (the other
+                // engine is idle); before the first move either may fail to start.
                 let loser = pos.side_to_move();
-                if self.result != GameResult::win_for(loser.opposite()) {
+                let either = self.moves.is_empty() && self.result != GameResult::Draw;
+                if !either && self.result != GameResult::win_for(loser.opposite()) {
                     return Err(format!(
                         "termination {t} should be a loss for {loser}, who was to move, \
                          but the record says {}",
@@ -177,8 +180,43 @@ pub struct Parsed {
     pub truncated: bool,
 }
 
-/// Reads every record of a records file.
+/// Reads every record of a records file. A damaged last record in a file
+/// that does not end with a blank line (as every complete record does) was
+/// cut off while written: it is left out and `truncated` is set.
 pub fn parse_records(text: &str) -> Result<Parsed, RecordError> {
+    match parse_all(text) {
+        Err(e) if !text.ends_with("\n\n") => {
+            let start = last_record_start(text);
+            let mut parsed = parse_all(&text[..start]).map_err(|_| e.clone())?;
+            log::warn!("records end inside a game ({e}); that game is left out");
+            parsed.truncated = true;
+            Ok(parsed)
+        }
+        other => other,
+    }
+}
+
+/// Byte offset of the first tag line of the last record.
+fn last_record_start(text: &str) -> usize {
+    let mut start = 0;
+    let mut offset = 0;
+    let mut in_moves = true;
+    for line in text.split_inclusive('\n') {
+        let is_tag = line.trim_start().starts_with('[');
+        if is_tag && in_moves {
+            start = offset;
+        }
+        if is_tag {
+            in_moves = false;
+        } else if !line.trim().is_empty() {
+            in_moves = true;
+        }
+        offset += line.len();
+    }
+    start
+}
+
+fn parse_all(text: &str) -> Result<Parsed, RecordError> {
     let mut parsed = Parsed::default();
     let mut tags: Vec<(String, String, usize)> = Vec::new();
     let mut movetext = String::new();
@@ -190,15 +228,7 @@ pub fn parse_records(text: &str) -> Result<Parsed, RecordError> {
         let at_end = i == lines.len();
         let is_tag = line.starts_with('[');
         if (at_end || is_tag) && !movetext.trim().is_empty() {
-            match build(&tags, &movetext, start) {
-                Ok(g) => parsed.games.push(g),
-                // The last record, cut off while it was written.
-                Err(e) if at_end && !text.ends_with("\n\n") => {
-                    log::warn!("records end inside a game ({e}); that game is left out");
-                    parsed.truncated = true;
-                }
-                Err(e) => return Err(e),
-            }
+            parsed.games.push(build(&tags, &movetext, start)?);
             tags.clear();
             movetext.clear();
         }
@@ -459,6 +489,21 @@ mod tests {
         let parsed = parse_records(&format!("{won}{cut}")).unwrap();
         assert_eq!(parsed.games.len(), 1);
         assert!(parsed.truncated);
+    }
+
+    #[test]
+    fn a_record_cut_anywhere_is_left_out() {
+        let a = sample(&["bar/1"], "....../....../....../...... w 2 2 0-0 -");
+        let b = sample(&["bar/2"], "....../....../....../...... w 2 2 0-0 -");
+        let full = format!("{a}{b}");
+        let first = parse_records(&a.to_string()).unwrap().games;
+        let second = a.to_string().len();
+        // Up to the cut that leaves "1-0" without its last character.
+        for cut in second + 1..full.len() - 2 {
+            let parsed = parse_records(&full[..cut]).unwrap_or_else(|e| panic!("{cut}: {e}"));
+            assert_eq!(parsed.games, first, "cut at {cut}");
+            assert!(parsed.truncated, "cut at {cut}");
+        }
     }
 
     #[test]
