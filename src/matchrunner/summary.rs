@@ -155,20 +155,20 @@ impl Tally {
             if let Some(e) = p.penta.elo() {
                 let _ = writeln!(
                     s,
-                    "  Elo {} +- {} (95%, pentanomial), nElo {}, LOS {}%",
+                    "  Elo {} +- {} (95%, pentanomial), nElo {}, LOS {}",
                     num(e.elo, 1),
                     num(e.error(), 1),
                     num(e.nelo, 1),
-                    num(100.0 * e.los, 1)
+                    percent(e.los)
                 );
             }
             if let Some(e) = g.elo() {
                 let _ = writeln!(
                     s,
-                    "  Elo {} +- {} (95%, games as independent), LOS {}%",
+                    "  Elo {} +- {} (95%, games as independent), LOS {}",
                     num(e.elo, 1),
                     num(e.error(), 1),
-                    num(100.0 * e.los, 1)
+                    percent(e.los)
                 );
             }
             if let (Some(sprt), true) = (sprt, self.pairings.len() == 1) {
@@ -285,12 +285,23 @@ impl Tally {
 
 /// A number for people: `inf`, `-inf` or `n/a` where there is no finite value.
 fn num(x: f64, decimals: usize) -> String {
+    // Adding zero turns -0.0 into 0.0, so an even score does not print as "-0.0".
+    let x = x + 0.0;
     if x.is_nan() {
         "n/a".to_string()
     } else if x.is_infinite() {
         if x > 0.0 { "inf" } else { "-inf" }.to_string()
     } else {
         format!("{x:.decimals$}")
+    }
+}
+
+/// A probability as a percentage, `n/a` when undefined.
+fn percent(p: f64) -> String {
+    if p.is_nan() {
+        "n/a".to_string()
+    } else {
+        format!("{:.1}%", 100.0 * p)
     }
 }
 

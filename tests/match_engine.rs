@@ -1,0 +1,168 @@
+//! Matches with the real engine (`grasshopper` with no arguments speaks the
+//! protocol): two instances of it, the engine against the naive fixture
+//! engine's random mover, under depth, clock and UCI spellings, and a resume
+//! that reproduces an uninterrupted run at fixed depth.
+
+use grasshopper::matchrunner::{parse_records, GameRecord, Termination};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const ENGINE: &str = env!("CARGO_BIN_EXE_grasshopper");
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("match_engine");
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    let _ = std::fs::remove_file(&p);
+    p
+}
+
+fn random_mover() -> Vec<String> {
+    let naive = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/engines/naive.py");
+    [
+        "--engine".to_string(),
+        format!("cmd={}", naive.display()),
+        "name=random".into(),
+        "arg=--mode".into(),
+        "arg=random".into(),
+    ]
+    .to_vec()
+}
+
+fn play(tag: &str, args: &[String], extra: &[&str]) -> (Vec<GameRecord>, String) {
+    let (pgn, json) = (
+        scratch(&format!("{tag}.pgn")),
+        scratch(&format!("{tag}.json")),
+    );
+    let out = Command::new(ENGINE)
+        .arg("match")
+        .args(args)
+        .args(["-q", "--pgn"])
+        .arg(&pgn)
+        .arg("--json")
+        .arg(&json)
+        .args(extra)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{tag}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (records(&pgn), std::fs::read_to_string(&json).unwrap())
+}
+
+fn records(pgn: &Path) -> Vec<GameRecord> {
+    let parsed = parse_records(&std::fs::read_to_string(pgn).unwrap()).unwrap();
+    for g in &parsed.games {
+        g.replay()
+            .unwrap_or_else(|e| panic!("{} {}.{}: {e}", pgn.display(), g.pair + 1, g.game));
+    }
+    parsed.games
+}
+
+fn all_normal(games: &[GameRecord]) {
+    for g in games {
+        assert_eq!(g.termination, Termination::Normal, "{g}");
+    }
+}
+
+fn strings(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn two_instances_of_the_engine_play_whole_games() {
+    let args = strings(&[
+        "--engine",
+        &format!("cmd={ENGINE}"),
+        "name=a",
+        "--engine",
+        &format!("cmd={ENGINE}"),
+        "name=b",
+        "option.Hash=1",
+        "--tc",
+        "depth=1",
+        "--pairs",
+        "3",
+        "--random-plies",
+        "4",
+        "--checkers",
+        "10",
+    ]);
+    let (games, json) = play("self", &args, &[]);
+    assert_eq!(games.len(), 6);
+    all_normal(&games);
+    assert!(json.contains("\"games\": 6"), "{json}");
+}
+
+#[test]
+fn the_engine_plays_the_random_mover_on_a_clock_and_in_uci() {
+    // Given the engine on a 2 s + 50 ms clock, once in UGI and once in UCI spelling
+    for (tag, proto) in [("clock_ugi", "proto=ugi"), ("clock_uci", "proto=uci")] {
+        let mut args = strings(&[
+            "--engine",
+            &format!("cmd={ENGINE}"),
+            "name=engine",
+            proto,
+            "--tc",
+            "2+0.05",
+            "--pairs",
+            "1",
+            "--random-plies",
+            "2",
+            "--checkers",
+            "6",
+            "--margin",
+            "500",
+        ]);
+        args.extend(random_mover());
+        let (games, _) = play(tag, &args, &[]);
+        // Then the games end by the rules: no forfeits, no illegal moves
+        assert_eq!(games.len(), 2);
+        all_normal(&games);
+    }
+}
+
+#[test]
+fn resume_at_fixed_depth_reproduces_the_uninterrupted_match() {
+    let args = strings(&[
+        "--engine",
+        &format!("cmd={ENGINE}"),
+        "name=a",
+        "--engine",
+        &format!("cmd={ENGINE}"),
+        "name=b",
+        "--tc",
+        "depth=2",
+        "--pairs",
+        "3",
+        "--random-plies",
+        "3",
+        "--checkers",
+        "8",
+    ]);
+    let (full, full_json) = play("full", &args, &[]);
+    // Given the records cut after game 3 (pair 2 half played)
+    let text = std::fs::read_to_string(scratch_path("full.pgn")).unwrap();
+    let fourth = text.match_indices("[Event").nth(3).unwrap().0;
+    let cut = scratch("cut.pgn");
+    std::fs::write(&cut, &text[..fourth]).unwrap();
+    // When resumed
+    let (resumed, resumed_json) = play("cut", &args, &["--resume"]);
+    // Then it ends with the same games and totals
+    let key = |g: &GameRecord| (g.pair, g.game, g.result, g.moves.clone());
+    let mut a: Vec<_> = full.iter().map(key).collect();
+    let mut b: Vec<_> = resumed.iter().map(key).collect();
+    a.sort_by_key(|k| (k.0, k.1));
+    b.sort_by_key(|k| (k.0, k.1));
+    assert_eq!(a, b);
+    let pairings = |j: &str| j[j.find("\"pairings\"").unwrap()..].to_string();
+    assert_eq!(pairings(&full_json), pairings(&resumed_json));
+}
+
+fn scratch_path(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("match_engine")
+        .join(name)
+}
