@@ -242,9 +242,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             Ok(())
         }
         // The global --seed also seeds the match's random openings.
-        Some(Command::Match(args)) => {
-            crate::matchrunner::run(*args, seed).map_err(CliError::Match)
-        }
+        Some(Command::Match(args)) => crate::matchrunner::run(*args, seed).map_err(CliError::Match),
     }
 }
 

@@ -125,6 +125,39 @@ fn the_engine_plays_the_random_mover_on_a_clock_and_in_uci() {
 }
 
 #[test]
+fn the_engine_plays_its_own_random_mover() {
+    // Given the engine at depth 2 against `grasshopper --player random`
+    let args = strings(&[
+        "--engine",
+        &format!("cmd={ENGINE}"),
+        "name=engine",
+        "--engine",
+        &format!("cmd={ENGINE}"),
+        "name=random",
+        "arg=--player",
+        "arg=random",
+        "arg=--seed",
+        "arg=7",
+        "--tc",
+        "depth=2",
+        "--pairs",
+        "2",
+        "--random-plies",
+        "2",
+        "--checkers",
+        "8",
+    ]);
+    let (games, json) = play("random", &args, &[]);
+    // Then the games are complete and counted
+    assert_eq!(games.len(), 4);
+    all_normal(&games);
+    assert!(
+        json.contains("\"first\": \"engine\", \"second\": \"random\""),
+        "{json}"
+    );
+}
+
+#[test]
 fn resume_at_fixed_depth_reproduces_the_uninterrupted_match() {
     let args = strings(&[
         "--engine",
