@@ -98,7 +98,7 @@ fn two_instances_of_the_engine_play_whole_games() {
 
 #[test]
 fn the_engine_plays_the_random_mover_on_a_clock_and_in_uci() {
-    // Given the engine on a 2 s + 50 ms clock, once in UGI and once in UCI spelling
+    // Given the engine on a 0.6 s + 20 ms clock, once in UGI and once in UCI spelling
     for (tag, proto) in [("clock_ugi", "proto=ugi"), ("clock_uci", "proto=uci")] {
         let mut args = strings(&[
             "--engine",
@@ -106,7 +106,7 @@ fn the_engine_plays_the_random_mover_on_a_clock_and_in_uci() {
             "name=engine",
             proto,
             "--tc",
-            "2+0.05",
+            "0.6+0.02",
             "--pairs",
             "1",
             "--random-plies",
@@ -114,7 +114,7 @@ fn the_engine_plays_the_random_mover_on_a_clock_and_in_uci() {
             "--checkers",
             "6",
             "--margin",
-            "500",
+            "1000",
         ]);
         args.extend(random_mover());
         let (games, _) = play(tag, &args, &[]);
@@ -155,6 +155,40 @@ fn the_engine_plays_its_own_random_mover() {
         json.contains("\"first\": \"engine\", \"second\": \"random\""),
         "{json}"
     );
+}
+
+#[test]
+fn time_odds_give_each_engine_its_own_limit() {
+    // Given the engine at depth 2 against itself at depth 1 (tc= in its settings)
+    let args = strings(&[
+        "--engine",
+        &format!("cmd={ENGINE}"),
+        "name=deep",
+        "--engine",
+        &format!("cmd={ENGINE}"),
+        "name=shallow",
+        "tc=depth=1",
+        "--tc",
+        "depth=2",
+        "--pairs",
+        "2",
+        "--random-plies",
+        "2",
+        "--checkers",
+        "8",
+    ]);
+    let (games, _) = play("odds", &args, &[]);
+    // Then the records say who had which limit, and the games are complete
+    assert_eq!(games.len(), 4);
+    all_normal(&games);
+    for g in &games {
+        let want = if g.white == "deep" {
+            "depth=2 vs depth=1"
+        } else {
+            "depth=1 vs depth=2"
+        };
+        assert_eq!(g.tc, want);
+    }
 }
 
 #[test]

@@ -110,10 +110,21 @@ impl FromStr for Termination {
     }
 }
 
+/// The TimeControl tag of a game: the one time control, or White's and
+/// Black's joined by " vs " when they differ (time odds).
+pub fn tc_label(white: TimeControl, black: TimeControl) -> String {
+    if white == black {
+        white.to_string()
+    } else {
+        format!("{white} vs {black}")
+    }
+}
+
 /// Limits and patience for one game.
 #[derive(Copy, Clone, Debug)]
 pub struct GameSettings {
-    pub tc: TimeControl,
+    /// The time control of White's and of Black's engine.
+    pub tc: [TimeControl; 2],
     /// Extra time an engine may use beyond its clock or move time.
     pub margin: Duration,
     /// How long to wait for the handshake and for `readyok`.
@@ -180,14 +191,18 @@ pub fn play_game(engines: [&mut Engine; 2], opening: Position, s: &GameSettings)
             return Played::failure(c, &f, Vec::new());
         }
     }
-    let (mut clock, increment, per_moves) = match s.tc {
-        TimeControl::Clock {
-            moves,
+    let mut clock = [Duration::ZERO; 2];
+    let mut increment = [Duration::ZERO; 2];
+    for i in 0..2 {
+        if let TimeControl::Clock {
             time,
-            increment,
-        } => ([time; 2], increment, moves),
-        _ => ([Duration::ZERO; 2], Duration::ZERO, None),
-    };
+            increment: inc,
+            ..
+        } = s.tc[i]
+        {
+            (clock[i], increment[i]) = (time, inc);
+        }
+    }
     let mut made = [0u32; 2];
     let mut pos = opening;
     let mut moves: Vec<Move> = Vec::new();
@@ -208,8 +223,17 @@ pub fn play_game(engines: [&mut Engine; 2], opening: Position, s: &GameSettings)
                 position.push_str(&m.to_string());
             }
         }
-        let go = go_command(s.tc, e.dialect(), &clock, increment, per_moves, &made, side);
-        let budget = match s.tc {
+        let tc = s.tc[side.index()];
+        // An opponent without a clock is shown the mover's own clock.
+        let shown = |i: usize| {
+            if matches!(s.tc[i], TimeControl::Clock { .. }) {
+                (clock[i], increment[i])
+            } else {
+                (clock[side.index()], increment[side.index()])
+            }
+        };
+        let go = go_command(tc, e.dialect(), [shown(0), shown(1)], made[side.index()]);
+        let budget = match tc {
             TimeControl::Clock { .. } => clock[side.index()] + s.margin,
             TimeControl::MoveTime(t) => t + s.margin,
             TimeControl::Depth(_) | TimeControl::Nodes(_) => s.move_timeout,
@@ -249,7 +273,7 @@ pub fn play_game(engines: [&mut Engine; 2], opening: Position, s: &GameSettings)
                     Ok(()) => Played::forfeit(
                         side,
                         Termination::TimeForfeit,
-                        format!("gave no move within {} ms ({})", budget.as_millis(), s.tc),
+                        format!("gave no move within {} ms ({tc})", budget.as_millis()),
                         moves,
                     ),
                     Err(f) => Played::failure(side, &f, moves),
@@ -264,7 +288,7 @@ pub fn play_game(engines: [&mut Engine; 2], opening: Position, s: &GameSettings)
                     "took {} ms with {} ms allowed ({})",
                     elapsed.as_millis(),
                     budget.as_millis(),
-                    s.tc
+                    tc
                 ),
                 moves,
             );
@@ -295,10 +319,10 @@ pub fn play_game(engines: [&mut Engine; 2], opening: Position, s: &GameSettings)
         }
         moves.push(m);
         let i = side.index();
-        if let TimeControl::Clock { time, .. } = s.tc {
-            clock[i] = clock[i].saturating_sub(elapsed) + increment;
-            made[i] += 1;
-            if per_moves.is_some_and(|n| made[i] % n == 0) {
+        made[i] += 1;
+        if let TimeControl::Clock { time, moves, .. } = tc {
+            clock[i] = clock[i].saturating_sub(elapsed) + increment[i];
+            if moves.is_some_and(|n| made[i] % n == 0) {
                 clock[i] += time;
             }
         }
@@ -315,18 +339,17 @@ fn normal(result: GameResult, moves: Vec<Move>) -> Played {
     }
 }
 
-/// The `go` command for the side to move.
+/// The `go` command for the side to move, whose time control is `tc`:
+/// `clocks` are White's and Black's (time left, increment), `made` the moves
+/// the mover has made this game.
 fn go_command(
     tc: TimeControl,
     dialect: Dialect,
-    clock: &[Duration; 2],
-    increment: Duration,
-    per_moves: Option<u32>,
-    made: &[u32; 2],
-    side: Color,
+    clocks: [(Duration, Duration); 2],
+    made: u32,
 ) -> String {
     match tc {
-        TimeControl::Clock { .. } => {
+        TimeControl::Clock { moves, .. } => {
             let (t1, t2, i1, i2) = match dialect {
                 Dialect::Ugi => ("p1time", "p2time", "p1inc", "p2inc"),
                 Dialect::Uci => ("wtime", "btime", "winc", "binc"),
@@ -334,13 +357,13 @@ fn go_command(
             let ms = |d: Duration| d.as_millis();
             let mut go = format!(
                 "go {t1} {} {t2} {} {i1} {} {i2} {}",
-                ms(clock[0]),
-                ms(clock[1]),
-                ms(increment),
-                ms(increment)
+                ms(clocks[0].0),
+                ms(clocks[1].0),
+                ms(clocks[0].1),
+                ms(clocks[1].1)
             );
-            if let Some(n) = per_moves {
-                go.push_str(&format!(" movestogo {}", n - made[side.index()] % n));
+            if let Some(n) = moves {
+                go.push_str(&format!(" movestogo {}", n - made % n));
             }
             go
         }
@@ -384,36 +407,22 @@ mod tests {
         let go = go_command(
             tc,
             Dialect::Ugi,
-            &[ms(1500), ms(2500)],
-            ms(600),
-            Some(40),
-            &[3, 2],
-            Color::Black,
+            [(ms(1500), ms(600)), (ms(2500), ms(700))],
+            2,
         );
         assert_eq!(
             go,
-            "go p1time 1500 p2time 2500 p1inc 600 p2inc 600 movestogo 38"
+            "go p1time 1500 p2time 2500 p1inc 600 p2inc 700 movestogo 38"
         );
-        let go = go_command(
-            tc,
-            Dialect::Uci,
-            &[ms(1), ms(2)],
-            ms(0),
-            None,
-            &[0, 0],
-            Color::White,
-        );
+        let sudden = TimeControl::Clock {
+            moves: None,
+            time: ms(1000),
+            increment: ms(0),
+        };
+        let go = go_command(sudden, Dialect::Uci, [(ms(1), ms(0)), (ms(2), ms(0))], 0);
         assert_eq!(go, "go wtime 1 btime 2 winc 0 binc 0");
         assert_eq!(
-            go_command(
-                TimeControl::Depth(2),
-                Dialect::Ugi,
-                &[ms(0); 2],
-                ms(0),
-                None,
-                &[0; 2],
-                Color::White
-            ),
+            go_command(TimeControl::Depth(2), Dialect::Ugi, [(ms(0), ms(0)); 2], 0),
             "go depth 2"
         );
     }

@@ -3,10 +3,11 @@
 //! records file, resuming, shards, the SPRT stop, and merging shards.
 
 use super::engine::{Engine, EngineFailure};
+use super::game::tc_label;
 use super::game::{play_game, GameSettings, Played};
 use super::openings::{parse_openings, Openings};
 use super::records::{parse_records, today, GameRecord};
-use super::spec::{EngineSpec, Shard};
+use super::spec::{EngineSpec, Shard, TimeControl};
 use super::stats::{Sprt, SprtDecision};
 use super::summary::Tally;
 use super::{MatchError, MergeArgs, RunArgs};
@@ -67,7 +68,8 @@ struct Shared {
     stop: AtomicBool,
     event: String,
     date: String,
-    tc: String,
+    /// The match's time control, for engines without their own.
+    tc: TimeControl,
 }
 
 enum Msg {
@@ -134,12 +136,12 @@ pub fn run_match(args: RunArgs, seed: u64) -> Result<(), MatchError> {
         .collect();
     let total_games = 2 * jobs.len();
     let settings = GameSettings {
-        tc: args.tc,
+        tc: [args.tc; 2],
         margin: Duration::from_millis(args.margin),
         timeout: Duration::from_millis(args.timeout),
         move_timeout: Duration::from_millis(args.move_timeout),
     };
-    let tc = args.tc.to_string();
+    let tc = args.tc;
 
     // The records so far: refuse to clobber them, or resume from them.
     let mut tally = Tally::default();
@@ -172,7 +174,7 @@ pub fn run_match(args: RunArgs, seed: u64) -> Result<(), MatchError> {
                     ));
                 };
                 for g in &games {
-                    check_belongs(g, job, &specs, &openings, &tc)
+                    check_belongs(g, job, &specs, &openings, tc)
                         .map_err(|m| MatchError::Records(args.pgn.clone(), m))?;
                 }
                 // Half-played pairs are played again in full.
@@ -272,7 +274,7 @@ fn check_belongs(
     job: &PairJob,
     specs: &[EngineSpec],
     openings: &Openings,
-    tc: &str,
+    tc: TimeControl,
 ) -> Result<(), String> {
     let (w, b) = if g.game == 1 {
         (job.first, job.second)
@@ -293,6 +295,7 @@ fn check_belongs(
             g.opening
         ));
     }
+    let tc = tc_label(specs[w].tc.unwrap_or(tc), specs[b].tc.unwrap_or(tc));
     if g.tc != tc {
         return Err(format!(
             "game {round} was played at {}, but this match is at {tc}",
@@ -316,7 +319,11 @@ fn worker(shared: &Shared, tx: &mpsc::Sender<Msg>) {
             } else {
                 (job.second, job.first)
             };
-            let played = match play_one(shared, &mut procs, w, b, opening) {
+            let tcs = [
+                shared.specs[w].tc.unwrap_or(shared.tc),
+                shared.specs[b].tc.unwrap_or(shared.tc),
+            ];
+            let played = match play_one(shared, &mut procs, w, b, opening, tcs) {
                 Ok(p) => p,
                 Err(e) => {
                     let _ = tx.send(Msg::Fatal(e));
@@ -331,7 +338,7 @@ fn worker(shared: &Shared, tx: &mpsc::Sender<Msg>) {
                 white: shared.specs[w].name.clone(),
                 black: shared.specs[b].name.clone(),
                 opening,
-                tc: shared.tc.clone(),
+                tc: tc_label(tcs[0], tcs[1]),
                 result: played.result,
                 termination: played.termination,
                 detail: played.detail,
@@ -354,6 +361,7 @@ fn play_one(
     w: usize,
     b: usize,
     opening: Position,
+    tc: [TimeControl; 2],
 ) -> Result<Played, MatchError> {
     for (idx, color) in [(w, Color::White), (b, Color::Black)] {
         if procs[idx].is_none() {
@@ -372,7 +380,10 @@ fn play_one(
     let played = play_game(
         [we.as_mut().expect("started"), be.as_mut().expect("started")],
         opening,
-        &shared.settings,
+        &GameSettings {
+            tc,
+            ..shared.settings
+        },
     );
     if let Some(c) = played.offender {
         // A misbehaving engine gets a fresh process for its next game.

@@ -28,7 +28,7 @@ pub enum Dialect {
 }
 
 /// How to start one engine and what to tell it:
-/// `cmd=PATH [name=NAME] [arg=ARG]... [option.NAME=VALUE]... [proto=ugi|uci]`.
+/// `cmd=PATH [name=NAME] [arg=ARG]... [option.NAME=VALUE]... [tc=TC] [proto=ugi|uci]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineSpec {
     /// The program to run.
@@ -41,6 +41,8 @@ pub struct EngineSpec {
     pub options: Vec<(String, String)>,
     /// The protocol dialect.
     pub dialect: Dialect,
+    /// This engine's own time control (time odds), instead of the match's.
+    pub tc: Option<TimeControl>,
 }
 
 impl EngineSpec {
@@ -51,17 +53,19 @@ impl EngineSpec {
         let mut args = Vec::new();
         let mut options = Vec::new();
         let mut dialect = Dialect::Ugi;
+        let mut tc = None;
         for token in tokens {
             let token = token.as_ref();
             let (key, value) = token.split_once('=').ok_or_else(|| {
                 SpecError(format!(
-                    "bad engine setting \"{token}\": expected cmd=, name=, arg=, option.NAME= or proto="
+                    "bad engine setting \"{token}\": expected cmd=, name=, arg=, option.NAME=, tc= or proto="
                 ))
             })?;
             match key {
                 "cmd" => cmd = Some(value.to_string()),
                 "name" => name = Some(value.to_string()),
                 "arg" => args.push(value.to_string()),
+                "tc" => tc = Some(value.parse::<TimeControl>()?),
                 "proto" => {
                     dialect = match value {
                         "ugi" => Dialect::Ugi,
@@ -79,7 +83,7 @@ impl EngineSpec {
                     }
                     _ => {
                         return Err(SpecError(format!(
-                            "bad engine setting \"{token}\": expected cmd=, name=, arg=, option.NAME= or proto="
+                            "bad engine setting \"{token}\": expected cmd=, name=, arg=, option.NAME=, tc= or proto="
                         )))
                     }
                 },
@@ -109,6 +113,7 @@ impl EngineSpec {
             name,
             options,
             dialect,
+            tc,
         })
     }
 }
@@ -131,6 +136,9 @@ impl fmt::Display for EngineSpec {
         }
         if self.dialect == Dialect::Uci {
             f.write_str(" proto=uci")?;
+        }
+        if let Some(tc) = self.tc {
+            write!(f, " tc={tc}")?;
         }
         Ok(())
     }
@@ -354,7 +362,10 @@ mod tests {
             [("Hash".into(), "64".into()), ("Threads".into(), "1".into())]
         );
         assert_eq!(e.to_string().parse::<EngineSpec>(), Ok(e));
-        let u: EngineSpec = "cmd=./engines/stock proto=uci".parse().unwrap();
+        let u: EngineSpec = "cmd=./engines/stock proto=uci tc=nodes=500"
+            .parse()
+            .unwrap();
+        assert_eq!(u.tc, Some(TimeControl::Nodes(500)));
         assert_eq!(u.name, "stock");
         assert_eq!(u.dialect, Dialect::Uci);
         assert_eq!(u.to_string().parse::<EngineSpec>(), Ok(u));
@@ -369,6 +380,7 @@ mod tests {
             ("cmd=a proto=xboard", "\"xboard\""),
             ("cmd=a bare", "\"bare\""),
             ("cmd=a name=", "empty"),
+            ("cmd=a tc=slow", "\"slow\""),
         ] {
             let e = bad.parse::<EngineSpec>().unwrap_err().to_string();
             assert!(e.contains(want), "{bad}: {e}");

@@ -155,9 +155,11 @@ impl Tally {
             if let Some(e) = p.penta.elo() {
                 let _ = writeln!(
                     s,
-                    "  Elo {} +- {} (95%, pentanomial), nElo {}, LOS {}",
+                    "  Elo {} +- {} [{}, {}] (95%, pentanomial), nElo {}, LOS {}",
                     num(e.elo, 1),
                     num(e.error(), 1),
+                    num(e.lower, 1),
+                    num(e.upper, 1),
                     num(e.nelo, 1),
                     percent(e.los)
                 );
@@ -165,9 +167,11 @@ impl Tally {
             if let Some(e) = g.elo() {
                 let _ = writeln!(
                     s,
-                    "  Elo {} +- {} (95%, games as independent), LOS {}",
+                    "  Elo {} +- {} [{}, {}] (95%, games as independent), LOS {}",
                     num(e.elo, 1),
                     num(e.error(), 1),
+                    num(e.lower, 1),
+                    num(e.upper, 1),
                     percent(e.los)
                 );
             }
