@@ -108,6 +108,31 @@ pub enum Command {
     },
     /// Play a match between engines that speak the protocol (see README).
     Match(Box<crate::matchrunner::MatchArgs>),
+    /// Solve a position exactly: value for the side to move, plies to the
+    /// end under optimal play, all optimal moves, and the cost.
+    Solve {
+        /// Position string to solve (default: the start position).
+        #[arg(long)]
+        fen: Option<Position>,
+        /// Checkers per player for the start position (2, 4, ..., 14).
+        #[arg(long, default_value_t = 2, value_parser = parse_checkers)]
+        checkers: u8,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 1024)]
+        hash_mb: usize,
+        /// Endgame table file to use during the solve (from `tablegen`).
+        #[arg(long)]
+        tables: Option<std::path::PathBuf>,
+    },
+    /// Generate the endgame tables of the last phase and write them to a file.
+    Tablegen {
+        /// File to write.
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// Most checkers on the board, both players together (2, 4 or 6).
+        #[arg(long, default_value_t = 6)]
+        max_checkers: u8,
+    },
 }
 
 fn match_side(
@@ -155,6 +180,8 @@ pub enum CliError {
     Io(std::io::Error),
     /// A match could not be played.
     Match(crate::matchrunner::MatchError),
+    /// Generating, reading or writing endgame tables failed.
+    Table(crate::solver::TableError),
 }
 
 impl std::fmt::Display for CliError {
@@ -162,6 +189,7 @@ impl std::fmt::Display for CliError {
         match self {
             CliError::Io(e) => write!(f, "output error: {e}"),
             CliError::Match(e) => write!(f, "match: {e}"),
+            CliError::Table(e) => write!(f, "{e}"),
         }
     }
 }
@@ -243,6 +271,25 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         }
         // The global --seed also seeds the match's random openings.
         Some(Command::Match(args)) => crate::matchrunner::run(*args, seed).map_err(CliError::Match),
+        Some(Command::Solve {
+            fen,
+            checkers,
+            hash_mb,
+            tables,
+        }) => {
+            let pos = fen.unwrap_or_else(|| Position::start(checkers).expect("checked by clap"));
+            let mut solver = crate::solver::Solver::new(hash_mb);
+            if let Some(path) = tables {
+                let t = crate::solver::Tables::load(path).map_err(CliError::Table)?;
+                solver.set_tables(Some(t));
+            }
+            crate::solver::write_solve(&mut std::io::stdout().lock(), &mut solver, &pos)?;
+            Ok(())
+        }
+        Some(Command::Tablegen { out, max_checkers }) => {
+            crate::solver::write_tablegen(&mut std::io::stdout().lock(), max_checkers, &out)
+                .map_err(CliError::Table)
+        }
     }
 }
 

@@ -8,9 +8,11 @@ pub mod matchrunner;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod solver;
 
 pub use rules::{
     perft, perft_divide, Color, FenField, IllegalMove, Move, MoveKind, MoveList, Outcome,
     ParseColorError, ParseMoveError, ParsePointError, ParsePositionError, Point, Position,
     Quadrant, Reason, Run, Square, MAX_CHECKERS,
 };
+pub use solver::{Probe, Solution, Solver, TableError, Tables, Value};

@@ -1,0 +1,244 @@
+//! The exact solver: the game-theoretic value of a position and the distance
+//! to the end under optimal play, plus endgame tables for the last phase.
+//!
+//! # What is computed
+//!
+//! For the side to move: [`Value::Win`], [`Value::Draw`] or [`Value::Loss`],
+//! and for a win or loss the number of plies (passes included) until the game
+//! ends when the winner hurries and the loser delays. A draw is reported
+//! without a distance: with no winner there is nobody to hurry or delay, and
+//! the length of a drawn game is not part of its game-theoretic value (any
+//! rule for it, such as "both hurry", would be our invention and would cost a
+//! second search over all drawing lines).
+//!
+//! # Method
+//!
+//! Alpha-beta (with principal variation search) over the game DAG, scores as
+//! chess mate scores (`BIG - plies` for a win), a transposition table with
+//! exact 70-bit keys of colour-normalised positions storing lower and upper
+//! bounds, mate-distance bounds, and move ordering by table move, bear-offs,
+//! wall builds and history. A first pass with the window (-1, 1) settles
+//! win/draw/loss cheaply; a second pass with the window on the winning (or
+//! losing) side gives the exact distance. The tests check it against a plain
+//! memoised minimax. See [`tables`](Tables) for the endgame tables.
+
+mod key;
+mod report;
+mod search;
+mod tables;
+mod tt;
+
+pub use report::{peak_rss_kib, write_solve, write_tablegen, SolveReport};
+pub use search::Counts;
+pub use tables::{Probe, TableError, Tables, MAX_BOUND};
+
+use crate::rules::{Move, Position};
+use search::{Engine, BIG};
+use std::fmt;
+use std::str::FromStr;
+
+/// The game-theoretic value of a position for the side to move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    Win,
+    Draw,
+    Loss,
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Value::Win => "win",
+            Value::Draw => "draw",
+            Value::Loss => "loss",
+        })
+    }
+}
+
+/// A value string that is not `win`, `draw` or `loss`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseValueError(pub String);
+
+impl fmt::Display for ParseValueError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "bad value \"{}\": expected win, draw or loss", self.0)
+    }
+}
+
+impl std::error::Error for ParseValueError {}
+
+impl FromStr for Value {
+    type Err = ParseValueError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "win" => Ok(Value::Win),
+            "draw" => Ok(Value::Draw),
+            "loss" => Ok(Value::Loss),
+            _ => Err(ParseValueError(s.to_string())),
+        }
+    }
+}
+
+/// The exact result of a position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Solution {
+    /// The value for the side to move.
+    pub value: Value,
+    /// Plies to the end under optimal play; `None` for a draw.
+    pub plies: Option<u32>,
+}
+
+impl Solution {
+    fn from_score(s: i32) -> Solution {
+        match s {
+            0 => Solution {
+                value: Value::Draw,
+                plies: None,
+            },
+            s if s > 0 => Solution {
+                value: Value::Win,
+                plies: Some((BIG - s) as u32),
+            },
+            s => Solution {
+                value: Value::Loss,
+                plies: Some((BIG + s) as u32),
+            },
+        }
+    }
+
+    fn score(&self) -> i32 {
+        let d = self.plies.unwrap_or(0) as i32;
+        match self.value {
+            Value::Win => BIG - d,
+            Value::Loss => -(BIG - d),
+            Value::Draw => 0,
+        }
+    }
+
+    /// The result in the mover's own moves, as `score mate n` reports it:
+    /// `ceil(plies / 2)` for a win, minus that for a loss, `None` for a draw.
+    pub fn mate_moves(&self) -> Option<i32> {
+        let n = self.plies?.div_ceil(2) as i32;
+        match self.value {
+            Value::Win => Some(n),
+            Value::Loss => Some(-n),
+            Value::Draw => None,
+        }
+    }
+}
+
+impl From<Probe> for Solution {
+    fn from(p: Probe) -> Solution {
+        Solution {
+            value: p.value,
+            plies: p.plies,
+        }
+    }
+}
+
+/// An exact solver with its own transposition table (kept between calls, so
+/// solving many related positions shares work).
+pub struct Solver {
+    engine: Engine,
+}
+
+impl Solver {
+    /// A solver whose table uses about `hash_mb` MiB.
+    pub fn new(hash_mb: usize) -> Solver {
+        Solver {
+            engine: Engine::new(hash_mb),
+        }
+    }
+
+    /// Lets the search use endgame tables (exact, so results do not change).
+    pub fn set_tables(&mut self, tables: Option<Tables>) {
+        self.engine.tables = tables;
+    }
+
+    /// The loaded endgame tables, if any.
+    pub fn tables(&self) -> Option<&Tables> {
+        self.engine.tables.as_ref()
+    }
+
+    /// Win, draw or loss for the side to move, without the distance (cheaper).
+    pub fn value(&mut self, pos: &Position) -> Value {
+        match self.engine.ab(pos, -1, 1, 0) {
+            0 => Value::Draw,
+            s if s > 0 => Value::Win,
+            _ => Value::Loss,
+        }
+    }
+
+    /// The exact value and distance to the end of `pos`.
+    pub fn solve(&mut self, pos: &Position) -> Solution {
+        let s = match self.value(pos) {
+            Value::Draw => 0,
+            Value::Win => self.engine.ab(pos, 0, BIG, 0),
+            Value::Loss => self.engine.ab(pos, -BIG, 0, 0),
+        };
+        Solution::from_score(s)
+    }
+
+    /// Every legal move that keeps `solution` (the result of `pos`): the
+    /// moves achieving the optimal value and distance.
+    pub fn best_moves(&mut self, pos: &Position, solution: &Solution) -> Vec<Move> {
+        let v = solution.score();
+        pos.legal_moves()
+            .iter()
+            .copied()
+            .filter(|&m| {
+                let mut child = *pos;
+                child.play_unchecked(m);
+                // The child is at most -v (seen from its mover) exactly when
+                // the move reaches v: a null-window test around -v.
+                -self.engine.ab(&child, -v, -v + 1, 1) >= v
+            })
+            .collect()
+    }
+
+    /// One optimal line from `pos` to the end of the game.
+    pub fn principal_line(&mut self, pos: &Position) -> Vec<Move> {
+        let mut line = Vec::new();
+        let mut p = *pos;
+        while !p.is_game_over() {
+            let sol = self.solve(&p);
+            let Some(&m) = self.best_moves(&p, &sol).first() else {
+                break;
+            };
+            line.push(m);
+            p.play_unchecked(m);
+        }
+        line
+    }
+
+    /// The search counters so far.
+    pub fn counts(&self) -> Counts {
+        self.engine.counts
+    }
+
+    /// Positions held in the transposition table.
+    pub fn stored(&self) -> u64 {
+        self.engine.tt.stored()
+    }
+
+    /// Entries the table gave up to make room (0 means nothing was lost).
+    pub fn replaced(&self) -> u64 {
+        self.engine.tt.replaced()
+    }
+
+    /// Bytes of the transposition table.
+    pub fn table_bytes(&self) -> usize {
+        self.engine.tt.bytes()
+    }
+
+    /// Entries the transposition table can hold.
+    pub fn capacity(&self) -> u64 {
+        self.engine.tt.capacity()
+    }
+
+    /// Forgets all stored results and counters (the endgame tables stay).
+    pub fn clear(&mut self) {
+        self.engine.tt.clear();
+        self.engine.counts = Counts::default();
+    }
+}

@@ -1,0 +1,220 @@
+//! Exact alpha-beta over the game DAG with distance-to-end scores.
+//!
+//! Scores are from the side to move's point of view and relative to the root:
+//! a win `d` plies after the root scores `BIG - d`, a loss `-(BIG - d)`, a
+//! draw 0. The winner therefore prefers the shortest win and the loser the
+//! longest loss, exactly as mate scores in chess. The transposition table
+//! holds node-relative bounds (converted on the way in and out), which is
+//! sound here because a position's value does not depend on the path to it:
+//! the game has no cycles and no history beyond what the position holds.
+//!
+//! Every returned value is a fail-soft bound: below the window it is an upper
+//! bound, above it a lower bound, inside it exact. That is what makes the
+//! stored bounds exact facts rather than heuristics.
+
+use super::key::{canonical, compact_key};
+use super::tables::Tables;
+use super::tt::{Bounds, Table};
+use crate::rules::{Move, Position, Quadrant};
+
+/// The score of a win in 0 plies; larger than any game is long.
+pub const BIG: i32 = 300;
+const QD: u32 = Quadrant::D.mask();
+
+/// Node-relative score from a root-relative one at `ply`, clamped so that
+/// the trivial bounds `±BIG` stay trivial.
+#[inline(always)]
+fn to_tt(s: i32, ply: i32) -> i32 {
+    match s {
+        s if s > 0 => (s + ply).min(BIG),
+        s if s < 0 => (s - ply).max(-BIG),
+        _ => 0,
+    }
+}
+
+#[inline(always)]
+fn from_tt(s: i32, ply: i32) -> i32 {
+    match s {
+        s if s > 0 => s - ply,
+        s if s < 0 => s + ply,
+        _ => 0,
+    }
+}
+
+/// Counters of one solver.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Positions entered by the search (with repetitions).
+    pub visited: u64,
+    /// Positions answered by the endgame tables.
+    pub table_hits: u64,
+}
+
+/// The search state: table, history heuristic, counters.
+pub struct Engine {
+    pub(crate) tt: Table,
+    history: Box<[[u32; Move::INDEX_COUNT]; 2]>,
+    pub(crate) counts: Counts,
+    pub(crate) tables: Option<Tables>,
+}
+
+impl Engine {
+    pub(crate) fn new(hash_mb: usize) -> Engine {
+        Engine {
+            tt: Table::new(hash_mb),
+            history: Box::new([[0; Move::INDEX_COUNT]; 2]),
+            counts: Counts::default(),
+            tables: None,
+        }
+    }
+
+    /// The exact value of `pos` if it lies in `[alpha, beta]`, else a bound
+    /// on the side it fell (fail-soft). `ply` is the distance from the root.
+    pub(crate) fn ab(&mut self, pos: &Position, mut alpha: i32, mut beta: i32, ply: i32) -> i32 {
+        self.counts.visited += 1;
+        if self.counts.visited & ((1 << 26) - 1) == 0 {
+            log::info!(
+                "solver: {} positions visited, {} stored, {} replaced",
+                self.counts.visited,
+                self.tt.stored(),
+                self.tt.replaced()
+            );
+        }
+        if pos.is_won() {
+            // The previous mover scored twice: the side to move has lost.
+            return -(BIG - ply);
+        }
+        let me = pos.side.index();
+        if pos.run == 1 + 2 * me as u8 && pos.wall[me] & QD != 0 {
+            // Scored last, and a wall stands ready: bearing it off wins now.
+            return BIG - ply - 1;
+        }
+        if let Some(t) = &self.tables {
+            if let Some(p) = t.probe(pos) {
+                self.counts.table_hits += 1;
+                return p.score(ply);
+            }
+        }
+        // Nobody loses before the opponent's next move, and without an
+        // immediate win the soonest win is three plies away.
+        let floor = -(BIG - ply - 2);
+        let ceil = BIG - ply - 3;
+        if alpha < floor {
+            alpha = floor;
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        if beta > ceil {
+            beta = ceil;
+            if alpha >= beta {
+                return beta;
+            }
+        }
+        let canon = canonical(pos);
+        let key = compact_key(&canon);
+        let mut tt_move = None;
+        if let Some(b) = self.tt.probe(key) {
+            let (lo, hi) = (from_tt(b.lo, ply), from_tt(b.hi, ply));
+            if lo >= beta || lo == hi {
+                return lo;
+            }
+            if hi <= alpha {
+                return hi;
+            }
+            alpha = alpha.max(lo);
+            beta = beta.min(hi);
+            tt_move = b.best;
+        }
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            // Not won and nobody can act: a draw (RULES.md 12).
+            return 0;
+        }
+        let order = self.order(pos, &moves, tt_move);
+        let before = self.counts.visited;
+        let alpha0 = alpha;
+        let mut best = -BIG - 1;
+        let mut best_i = 0u8;
+        for (n, &i) in order[..moves.len()].iter().enumerate() {
+            let m = moves[i as usize];
+            let mut child = *pos;
+            child.play_unchecked(m);
+            let s = if n == 0 {
+                -self.ab(&child, -beta, -alpha, ply + 1)
+            } else {
+                // Principal variation search: prove the move is no better
+                // with a null window, re-search only if it is.
+                let s = -self.ab(&child, -alpha - 1, -alpha, ply + 1);
+                if s > alpha && s < beta {
+                    -self.ab(&child, -beta, -s, ply + 1)
+                } else {
+                    s
+                }
+            };
+            if s > best {
+                best = s;
+                best_i = i;
+                if s > alpha {
+                    alpha = s;
+                    if s >= beta {
+                        let h = &mut self.history[me][m.index()];
+                        *h = h.saturating_add(1);
+                        break;
+                    }
+                }
+            }
+        }
+        let (lo, hi) = if best >= beta {
+            (best, BIG)
+        } else if best <= alpha0 {
+            (-BIG, best)
+        } else {
+            (best, best)
+        };
+        let work = 64 - (self.counts.visited - before).leading_zeros();
+        self.tt.store(
+            key,
+            Bounds {
+                lo: to_tt(lo, ply),
+                hi: to_tt(hi, ply),
+                best: Some(best_i),
+            },
+            work,
+        );
+        best
+    }
+
+    /// Indices into `moves`, best guess first: the table's move, bear-offs,
+    /// wall builds, then by history.
+    #[inline(always)]
+    fn order(&self, pos: &Position, moves: &[Move], tt_move: Option<u8>) -> [u8; 96] {
+        let me = pos.side.index();
+        let mut keys = [0u32; 96];
+        let mut idx = [0u8; 96];
+        for (i, &m) in moves.iter().enumerate() {
+            idx[i] = i as u8;
+            let (from, to) = (m.raw_from(), m.raw_to());
+            keys[i] = if Some(i as u8) == tt_move {
+                u32::MAX
+            } else if to == 25 {
+                u32::MAX - 2
+            } else if to < 24 && pos.lone[me] & (1 << to) != 0 && from < 24 {
+                u32::MAX - 3
+            } else {
+                self.history[me][m.index()].min(u32::MAX - 4)
+            };
+        }
+        let n = moves.len();
+        // Insertion sort: lists are short.
+        for a in 1..n {
+            let mut b = a;
+            while b > 0 && keys[b - 1] < keys[b] {
+                keys.swap(b - 1, b);
+                idx.swap(b - 1, b);
+                b -= 1;
+            }
+        }
+        idx
+    }
+}
