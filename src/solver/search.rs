@@ -41,6 +41,15 @@ fn from_tt(s: i32, ply: i32) -> i32 {
     }
 }
 
+/// True unless colour `c` has too few checkers left to score a win: two
+/// more walls (one more if `c` scored last) of two checkers each.
+#[inline(always)]
+fn can_still_win(pos: &Position, c: usize) -> bool {
+    let left = pos.to_enter[c] as u32 + pos.lone[c].count_ones() + 2 * pos.wall[c].count_ones();
+    let need = if pos.run == 1 + 2 * c as u8 { 1 } else { 2 };
+    left / 2 >= need
+}
+
 /// Counters of one solver.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Counts {
@@ -107,6 +116,22 @@ impl Engine {
         }
         if beta > ceil {
             beta = ceil;
+            if alpha >= beta {
+                return beta;
+            }
+        }
+        // A player who cannot score as often as a win needs can at best
+        // draw: scoring twice in succession takes two more walls, or one
+        // after scoring last (RULES.md 11), and walls take two checkers.
+        let opp = 1 - me;
+        if !can_still_win(pos, opp) && alpha < 0 {
+            alpha = 0;
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        if !can_still_win(pos, me) && beta > 0 {
+            beta = 0;
             if alpha >= beta {
                 return beta;
             }
