@@ -171,6 +171,19 @@ fn garbage_is_skipped_and_an_unreadable_move_loses() {
 }
 
 #[test]
+fn a_flood_of_output_is_read_in_pieces_and_the_move_after_it_counts() {
+    // Given an engine that prints a 3 MB line before its move bar/7
+    let games = match_against("flood", &[&script("flood.sh"), "name=bad"], 1, &[]);
+    // Then the runner reads past the flood and refuses the move
+    assert_all_lost(
+        &games,
+        "bad",
+        Termination::IllegalMove,
+        "bar/7: checkers enter only on points 1-6",
+    );
+}
+
+#[test]
 fn a_slow_engine_forfeits_on_time() {
     // Given an engine that thinks 500 ms on its second move, under movetime=50
     let naive = script("naive.py");

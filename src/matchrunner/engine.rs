@@ -4,11 +4,14 @@
 //! engine shows up as a closed channel.
 
 use super::spec::{Dialect, EngineSpec};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
+
+/// The longest line read from an engine; longer ones arrive in pieces.
+const MAX_LINE: u64 = 64 * 1024;
 
 /// Why an engine could not do what it was asked.
 #[derive(Debug)]
@@ -69,7 +72,9 @@ impl Engine {
             let mut buf = Vec::new();
             loop {
                 buf.clear();
-                match reader.read_until(b'\n', &mut buf) {
+                // At most MAX_LINE bytes a line: an engine printing without end
+                // must not take the runner's memory with it.
+                match (&mut reader).take(MAX_LINE).read_until(b'\n', &mut buf) {
                     Ok(0) | Err(_) => break,
                     Ok(_) => {
                         let line = String::from_utf8_lossy(&buf);
@@ -85,7 +90,8 @@ impl Engine {
         thread::spawn(move || {
             let mut reader = BufReader::new(stderr);
             let mut buf = Vec::new();
-            while matches!(reader.read_until(b'\n', &mut buf), Ok(n) if n > 0) {
+            while matches!((&mut reader).take(MAX_LINE).read_until(b'\n', &mut buf), Ok(n) if n > 0)
+            {
                 log::debug!(
                     "{err_name} stderr: {}",
                     String::from_utf8_lossy(&buf).trim_end()
