@@ -15,4 +15,4 @@ pub use rules::{
     ParseColorError, ParseMoveError, ParsePointError, ParsePositionError, Point, Position,
     Quadrant, Reason, Run, Square, MAX_CHECKERS,
 };
-pub use solver::{Probe, Solution, Solver, TableError, Tables, Value};
+pub use solver::{Probe, SharedTables, Solution, Solver, TableError, Tables, Value};

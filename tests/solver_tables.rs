@@ -54,6 +54,15 @@ fn check_sample(tables: &Tables, samples: usize, seed: u64) -> (usize, [usize; 3
         let probe = tables.probe(&p).expect("a table position is in the table");
         let solved = solver.solve(&p);
         assert_eq!(Solution::from(probe), solved, "{p}");
+        // The table's move is one of the solver's optimal moves.
+        let moves = p.legal_moves();
+        match tables.best_move(&p, &moves) {
+            Some((m, kept)) => {
+                assert_eq!(kept, solved, "{p}");
+                assert!(solver.best_moves(&p, &solved).contains(&m), "{p} {m}");
+            }
+            None => assert!(moves.is_empty(), "{p}"),
+        }
         // The colour-swapped position (other side to move) probes the same.
         let q = swap_colours(&p);
         assert_eq!(tables.probe(&q), Some(probe), "{q}");

@@ -36,6 +36,45 @@ use crate::rules::{Move, Position};
 use search::{Engine, BIG};
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
+
+/// Loaded endgame tables shared between the options and the search threads.
+/// Two handles are equal when they hold the same loaded tables.
+#[derive(Clone, Debug)]
+pub struct SharedTables(pub Arc<Tables>);
+
+impl PartialEq for SharedTables {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for SharedTables {}
+
+impl Tables {
+    /// The best of `among` (legal moves of `pos`) by the tables, with the
+    /// result it keeps, when `pos` lies in the tables' phase: the quickest
+    /// win, else a draw, else the longest loss.
+    pub fn best_move(&self, pos: &Position, among: &[Move]) -> Option<(Move, Solution)> {
+        self.probe(pos)?;
+        let mut best: Option<(Move, i32)> = None;
+        for &m in among {
+            let mut child = *pos;
+            child.play_unchecked(m);
+            let s = if child.is_won() {
+                BIG - 1
+            } else {
+                // The phase is closed under play, so the child is in it.
+                let c = Solution::from(self.probe(&child)?).score();
+                -c + c.signum()
+            };
+            if best.is_none_or(|(_, b)| s > b) {
+                best = Some((m, s));
+            }
+        }
+        best.map(|(m, s)| (m, Solution::from_score(s)))
+    }
+}
 
 /// The game-theoretic value of a position for the side to move.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
