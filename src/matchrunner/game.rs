@@ -142,6 +142,9 @@ pub struct Played {
     pub detail: Option<String>,
     /// The legal moves played from the opening.
     pub moves: Vec<Move>,
+    /// Per move: what the engine reported (score and depth of its last
+    /// `info` line) and the time it took, e.g. `cp 12 depth 5 31ms`.
+    pub notes: Vec<String>,
     /// The colour whose engine misbehaved and must be restarted.
     pub offender: Option<Color>,
 }
@@ -154,6 +157,7 @@ impl Played {
             termination,
             detail: Some(format!("{} {detail}", capitalised(c))),
             moves,
+            notes: Vec::new(),
             offender: Some(c),
         }
     }
@@ -180,6 +184,36 @@ fn capitalised(c: Color) -> &'static str {
 
 /// Plays one game from `opening`, White's engine first in `engines`.
 pub fn play_game(engines: [&mut Engine; 2], opening: Position, s: &GameSettings) -> Played {
+    let mut notes = Vec::new();
+    let played = play_inner(engines, opening, s, &mut notes);
+    Played { notes, ..played }
+}
+
+/// The score and depth of an `info` line, as `cp 12 depth 5` (either may be missing).
+fn info_summary(line: &str) -> String {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let mut out = Vec::new();
+    if let Some(i) = words.iter().position(|&w| w == "score") {
+        if let (Some(kind), Some(v)) = (words.get(i + 1), words.get(i + 2)) {
+            if matches!(*kind, "cp" | "mate") && v.parse::<i64>().is_ok() {
+                out.push(format!("{kind} {v}"));
+            }
+        }
+    }
+    if let Some(i) = words.iter().position(|&w| w == "depth") {
+        if let Some(d) = words.get(i + 1).filter(|d| d.parse::<u32>().is_ok()) {
+            out.push(format!("depth {d}"));
+        }
+    }
+    out.join(" ")
+}
+
+fn play_inner(
+    engines: [&mut Engine; 2],
+    opening: Position,
+    s: &GameSettings,
+    notes: &mut Vec<String>,
+) -> Played {
     let mut engines = engines;
     for c in Color::ALL {
         let e = &mut engines[c.index()];
@@ -246,6 +280,7 @@ pub fn play_game(engines: [&mut Engine; 2], opening: Position, s: &GameSettings)
             return Played::failure(side, &f, moves);
         }
         let deadline = started + budget;
+        let mut info = String::new();
         let reply = loop {
             match e.recv(deadline) {
                 Wait::Line(line) => {
@@ -253,7 +288,12 @@ pub fn play_game(engines: [&mut Engine; 2], opening: Position, s: &GameSettings)
                     match words.next() {
                         Some("bestmove") => break Ok(words.next().map(str::to_string)),
                         Some("error") => log::warn!("{}: {line}", e.name()),
-                        Some("info") => log::debug!("{}: {line}", e.name()),
+                        Some("info") => {
+                            let summary = info_summary(&line);
+                            if !summary.is_empty() {
+                                info = summary;
+                            }
+                        }
                         _ => log::debug!("{} said something unexpected: {line}", e.name()),
                     }
                 }
@@ -318,6 +358,11 @@ pub fn play_game(engines: [&mut Engine; 2], opening: Position, s: &GameSettings)
             Err(why) => return illegal(format!("played the illegal move {m}: {why}"), moves),
         }
         moves.push(m);
+        notes.push(if info.is_empty() {
+            format!("{}ms", elapsed.as_millis())
+        } else {
+            format!("{info} {}ms", elapsed.as_millis())
+        });
         let i = side.index();
         made[i] += 1;
         if let TimeControl::Clock { time, moves, .. } = tc {
@@ -335,6 +380,7 @@ fn normal(result: GameResult, moves: Vec<Move>) -> Played {
         termination: Termination::Normal,
         detail: None,
         moves,
+        notes: Vec::new(),
         offender: None,
     }
 }
@@ -394,6 +440,16 @@ mod tests {
             .parse::<Termination>()
             .unwrap_err()
             .contains("\"odd\""));
+    }
+
+    #[test]
+    fn info_lines_are_summed_up_by_score_and_depth() {
+        assert_eq!(
+            info_summary("info depth 5 seldepth 7 score cp -12 nodes 100 pv bar/1"),
+            "cp -12 depth 5"
+        );
+        assert_eq!(info_summary("info score mate 3"), "mate 3");
+        assert_eq!(info_summary("info string hello depth x"), "");
     }
 
     #[test]

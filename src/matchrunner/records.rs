@@ -28,6 +28,9 @@ pub struct GameRecord {
     /// What happened, for abnormal terminations.
     pub detail: Option<String>,
     pub moves: Vec<Move>,
+    /// A comment per move (the engine's score, depth and time), or empty.
+    /// Written as `{...}` after the move; read back from the records.
+    pub notes: Vec<String>,
 }
 
 fn escape(s: &str) -> String {
@@ -78,6 +81,9 @@ impl fmt::Display for GameRecord {
                 Color::Black => {}
             }
             words.push(m.to_string());
+            if let Some(note) = self.notes.get(i).filter(|n| !n.is_empty()) {
+                words.push(format!("{{{}}}", note.replace(['{', '}'], "")));
+            }
             if side == Color::Black {
                 number += 1;
             }
@@ -312,7 +318,8 @@ fn build(
     let moves_line = tags.last().map(|t| t.2 + 2).unwrap_or(start);
     // Words of the move text, with {comments} as single items.
     let mut moves = Vec::new();
-    let mut detail = None;
+    // Comments, each with the number of moves before it.
+    let mut comments: Vec<(usize, String)> = Vec::new();
     let mut ended = None;
     let mut rest = movetext;
     loop {
@@ -324,12 +331,13 @@ fn build(
             let close = after
                 .find('}')
                 .ok_or_else(|| err(moves_line, "unclosed comment in the moves".to_string()))?;
-            detail = Some(
+            comments.push((
+                moves.len(),
                 after[..close]
                     .split_whitespace()
                     .collect::<Vec<_>>()
                     .join(" "),
-            );
+            ));
             rest = &after[close + 1..];
             continue;
         }
@@ -377,6 +385,22 @@ fn build(
             ),
         ));
     }
+    // The explanation of an abnormal end is the last comment; the others
+    // belong to the moves they follow.
+    let detail = if termination != Termination::Normal {
+        comments.pop().map(|(_, c)| c)
+    } else {
+        None
+    };
+    let mut notes = vec![String::new(); moves.len()];
+    for (after, c) in comments {
+        if after > 0 {
+            notes[after - 1] = c;
+        }
+    }
+    if notes.iter().all(String::is_empty) {
+        notes.clear();
+    }
     let text = |name: &str| get(name).map(|(v, _)| v.to_string()).unwrap_or_default();
     Ok(GameRecord {
         event: text("Event"),
@@ -391,6 +415,7 @@ fn build(
         termination,
         detail,
         moves,
+        notes,
     })
 }
 
@@ -450,6 +475,9 @@ mod tests {
             tc: "depth=2".into(),
             result,
             termination,
+            notes: (0..moves.len())
+                .map(|i| format!("cp {i} depth 2 {i}ms"))
+                .collect(),
             detail,
             moves,
         }

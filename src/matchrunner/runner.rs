@@ -343,6 +343,7 @@ fn worker(shared: &Shared, tx: &mpsc::Sender<Msg>) {
                 termination: played.termination,
                 detail: played.detail,
                 moves: played.moves,
+                notes: played.notes,
             };
             if tx.send(Msg::Game(record)).is_err() {
                 return;

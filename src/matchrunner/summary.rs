@@ -359,6 +359,7 @@ mod tests {
             termination: Termination::Normal,
             detail: None,
             moves: Vec::new(),
+            notes: Vec::new(),
         }
     }
 
