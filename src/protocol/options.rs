@@ -16,6 +16,8 @@ pub struct EngineOptions {
     /// `Ponder`: only tells the GUI it may send `go ponder`; the engine
     /// ponders whenever it is asked to.
     pub ponder: bool,
+    /// `TablePath`: the endgame table file loaded into `search.tables`.
+    pub table_path: Option<String>,
 }
 
 /// The kinds of option in the `option name ... type ...` lines.
@@ -25,6 +27,8 @@ enum Kind {
     Spin { min: u64, max: u64 },
     /// `true` or `false`.
     Check,
+    /// Free text (a file path); `<empty>` for none.
+    Text,
 }
 
 /// One option: its name as listed, and its kind.
@@ -43,7 +47,7 @@ pub const MAX_MULTIPV: u64 = 96;
 /// Largest move overhead (ms).
 pub const MAX_MOVE_OVERHEAD_MS: u64 = 10_000;
 
-const SPECS: [Spec; 6] = [
+const SPECS: [Spec; 7] = [
     Spec {
         name: "Hash",
         kind: Kind::Spin {
@@ -79,6 +83,10 @@ const SPECS: [Spec; 6] = [
     Spec {
         name: "Ponder",
         kind: Kind::Check,
+    },
+    Spec {
+        name: "TablePath",
+        kind: Kind::Text,
     },
 ];
 
@@ -138,6 +146,9 @@ impl Kind {
             }
             Kind::Spin { min, max } => format!("a whole number from {min} to {max}"),
             Kind::Check => "true or false".to_string(),
+            Kind::Text => {
+                "an endgame table file written by `grasshopper tablegen`, or <empty>".to_string()
+            }
         }
     }
 }
@@ -159,6 +170,7 @@ impl EngineOptions {
             search,
             checkers: crate::rules::MAX_CHECKERS,
             ponder: false,
+            table_path: None,
         }
     }
 
@@ -177,6 +189,11 @@ impl EngineOptions {
                     spec.name,
                     self.current(spec.name)
                 ),
+                Kind::Text => format!(
+                    "option name {} type string default {}",
+                    spec.name,
+                    self.current(spec.name)
+                ),
             })
             .collect()
     }
@@ -189,6 +206,7 @@ impl EngineOptions {
             "MultiPV" => self.search.multipv.to_string(),
             "Checkers" => self.checkers.to_string(),
             "MoveOverhead" => self.search.move_overhead.as_millis().to_string(),
+            "TablePath" => self.table_path.clone().unwrap_or_else(|| "<empty>".into()),
             _ => self.ponder.to_string(),
         }
     }
@@ -214,6 +232,20 @@ impl EngineOptions {
             expected: expected.clone(),
         };
         match spec.kind {
+            Kind::Text if value == "<empty>" => {
+                self.search.tables = None;
+                self.table_path = None;
+            }
+            Kind::Text => {
+                let tables =
+                    crate::solver::Tables::load(value).map_err(|e| OptionError::BadValue {
+                        name: spec.name,
+                        value: value.to_string(),
+                        expected: format!("{expected} ({e})"),
+                    })?;
+                self.search.tables = Some(crate::solver::SharedTables(std::sync::Arc::new(tables)));
+                self.table_path = Some(value.to_string());
+            }
             Kind::Check => {
                 self.ponder = match value.to_ascii_lowercase().as_str() {
                     "true" => true,

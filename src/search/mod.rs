@@ -67,6 +67,9 @@ pub struct SearchOptions {
     pub player: Player,
     /// Seed of the random player (`None`: seeded from the clock).
     pub seed: Option<u64>,
+    /// Endgame tables (`TablePath`): at a root in their phase the engine
+    /// plays the tables' move and reports the proved result.
+    pub tables: Option<crate::solver::SharedTables>,
 }
 
 /// Who chooses the moves.
@@ -129,6 +132,7 @@ impl Default for SearchOptions {
             move_overhead: Duration::from_millis(25),
             player: Player::Engine,
             seed: None,
+            tables: None,
         }
     }
 }
@@ -338,7 +342,10 @@ impl Searcher {
             }
         } else {
             match self.options.player {
-                Player::Engine => self.think(pos, moves, limits, control, report, start),
+                Player::Engine => match self.table_answer(pos, &moves, report, start) {
+                    Some(result) => result,
+                    None => self.think(pos, moves, limits, control, report, start),
+                },
                 Player::Random => {
                     let m = baseline::random_move(&moves, &mut self.rng);
                     report(&baseline::report_for(m, start));
@@ -367,6 +374,34 @@ impl Searcher {
             std::thread::sleep(Duration::from_millis(1));
         }
         result
+    }
+
+    /// At a root in the endgame tables' phase: the tables' optimal move,
+    /// reported with its proved result (`score mate n`, or a proved draw).
+    fn table_answer(
+        &self,
+        pos: &Position,
+        moves: &[Move],
+        report: &mut dyn FnMut(&Report),
+        start: Instant,
+    ) -> Option<SearchResult> {
+        let tables = self.options.tables.as_ref()?;
+        let (best, solution) = tables.0.best_move(pos, moves)?;
+        report(&Report {
+            depth: 1,
+            seldepth: 1,
+            multipv: 1,
+            score: solution.mate_moves().map_or(Score::Draw, Score::Mate),
+            nodes: moves.len() as u64,
+            nps: 0,
+            hashfull: 0,
+            time: start.elapsed(),
+            pv: vec![best],
+        });
+        Some(SearchResult {
+            best: Some(best),
+            ponder: None,
+        })
     }
 
     /// The engine proper: Lazy SMP over the shared table, the calling thread
