@@ -105,6 +105,12 @@ pub enum Command {
         /// Checkers per player.
         #[arg(long, default_value_t = 14, value_parser = parse_checkers)]
         checkers: u8,
+        /// A's evaluation weights, a file written by `tune` (default: built in).
+        #[arg(long)]
+        a_weights: Option<std::path::PathBuf>,
+        /// B's evaluation weights, a file written by `tune` (default: built in).
+        #[arg(long)]
+        b_weights: Option<std::path::PathBuf>,
     },
     /// Play a match between engines that speak the protocol (see README).
     Match(Box<crate::matchrunner::MatchArgs>),
@@ -133,6 +139,19 @@ pub enum Command {
         #[arg(long, default_value_t = 6)]
         max_checkers: u8,
     },
+}
+
+fn read_weights(
+    path: Option<std::path::PathBuf>,
+) -> Result<[i32; crate::search::eval::N_FEATURES], CliError> {
+    match path {
+        None => Ok(crate::search::eval::WEIGHTS),
+        Some(p) => {
+            let text = std::fs::read_to_string(&p)?;
+            crate::search::eval::parse_weights(&text)
+                .map_err(|e| CliError::Weights(format!("{}: {e}", p.display())))
+        }
+    }
 }
 
 fn match_side(
@@ -182,6 +201,8 @@ pub enum CliError {
     Match(crate::matchrunner::MatchError),
     /// Generating, reading or writing endgame tables failed.
     Table(crate::solver::TableError),
+    /// A weights file that cannot be read.
+    Weights(String),
 }
 
 impl std::fmt::Display for CliError {
@@ -190,6 +211,7 @@ impl std::fmt::Display for CliError {
             CliError::Io(e) => write!(f, "output error: {e}"),
             CliError::Match(e) => write!(f, "match: {e}"),
             CliError::Table(e) => write!(f, "{e}"),
+            CliError::Weights(e) => write!(f, "bad weights file {e}"),
         }
     }
 }
@@ -255,15 +277,19 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             a_threads,
             b_threads,
             checkers,
+            a_weights,
+            b_weights,
         }) => {
-            let sa = match_side(a, a_ms, a_nodes, a_threads, Some(seed.unwrap_or(1)));
-            let sb = match_side(
+            let mut sa = match_side(a, a_ms, a_nodes, a_threads, Some(seed.unwrap_or(1)));
+            sa.options.weights = read_weights(a_weights)?;
+            let mut sb = match_side(
                 b,
                 b_ms,
                 b_nodes,
                 b_threads,
                 Some(seed.unwrap_or(1) ^ 0x5555),
             );
+            sb.options.weights = read_weights(b_weights)?;
             let stdout = std::io::stdout();
             let mut out = stdout.lock();
             crate::search::selfplay::run(&mut out, &sa, &sb, pairs, seed.unwrap_or(1), checkers)?;

@@ -2,7 +2,7 @@
 //! greedy one-ply player that takes a win when it has one and otherwise the
 //! move the evaluation likes best.
 
-use super::eval::evaluate;
+use super::eval::{evaluate_with, N_FEATURES};
 use super::{Report, Score};
 use crate::rules::{Move, Outcome, Position};
 use std::time::Instant;
@@ -25,7 +25,7 @@ pub fn random_move(moves: &[Move], rng: &mut u64) -> Move {
 /// The greedy choice among `moves` (not empty): a move that wins at once,
 /// else the one after which the opponent's evaluation is lowest (a draw
 /// counts 0); ties go to the first in generation order.
-pub fn greedy_move(pos: &Position, moves: &[Move]) -> Move {
+pub fn greedy_move(pos: &Position, moves: &[Move], weights: &[i32; N_FEATURES]) -> Move {
     let us = pos.side_to_move();
     let mut best = (i32::MIN, moves[0]);
     for &m in moves {
@@ -35,7 +35,7 @@ pub fn greedy_move(pos: &Position, moves: &[Move]) -> Move {
             Outcome::Win(c) if c == us => return m,
             Outcome::Win(_) => -1_000_000,
             Outcome::Draw => 0,
-            Outcome::Ongoing => -evaluate(&child),
+            Outcome::Ongoing => -evaluate_with(&child, weights),
         };
         if v > best.0 {
             best = (v, m);
@@ -67,7 +67,7 @@ mod tests {
     fn greedy_takes_a_win_in_one() {
         // White has scored once and has a wall on 20: bearing it off wins.
         let pos: Position = "w...../....../....../.W.... w 9 14 1-0 w1".parse().unwrap();
-        let m = greedy_move(&pos, &pos.legal_moves());
+        let m = greedy_move(&pos, &pos.legal_moves(), &crate::search::eval::WEIGHTS);
         assert_eq!(m.to_string(), "20/off");
     }
 

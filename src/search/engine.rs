@@ -9,7 +9,7 @@
 //! an even-looking position, and what lets proved table entries be trusted at
 //! any depth.
 
-use super::eval::evaluate;
+use super::eval::{evaluate_with, N_FEATURES};
 use super::tt::{Bound, Entry, Tt};
 use crate::rules::{Color, Move, MoveKind, Position, Quadrant};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -128,6 +128,8 @@ pub(crate) struct Worker<'a> {
     pv: Vec<[Move; MAX_PLY]>,
     pv_len: [usize; MAX_PLY + 1],
     pub root_moves: Vec<RootMove>,
+    /// Evaluation weights (the fitted ones unless an experiment sets others).
+    pub weights: [i32; N_FEATURES],
 }
 
 /// Move ordering scores.
@@ -150,6 +152,7 @@ impl<'a> Worker<'a> {
             pv: vec![[Move::PASS; MAX_PLY]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             root_moves,
+            weights: super::eval::WEIGHTS,
         }
     }
 
@@ -254,7 +257,10 @@ impl<'a> Worker<'a> {
             return (0, true);
         }
         if depth <= 0 || ply >= MAX_PLY - 2 {
-            return (evaluate(pos).clamp(-MATE_BOUND + 1, MATE_BOUND - 1), false);
+            return (
+                evaluate_with(pos, &self.weights).clamp(-MATE_BOUND + 1, MATE_BOUND - 1),
+                false,
+            );
         }
 
         let alpha_orig = alpha;

@@ -182,6 +182,28 @@ pub fn features(pos: &Position) -> [i32; N_FEATURES] {
     ]
 }
 
+/// Reads weights written by `grasshopper tune` (`... = [w1, w2, ...];`).
+pub fn parse_weights(text: &str) -> Result<[i32; N_FEATURES], String> {
+    let inner = text
+        .split_once('[')
+        .and_then(|(_, r)| r.rsplit_once(']'))
+        .map(|(l, _)| l)
+        .ok_or_else(|| "expected a list of weights in [ ]".to_string())?;
+    // Skip the "i32; N_FEATURES" type if the whole declaration was given.
+    let inner = inner.rsplit_once('[').map_or(inner, |(_, r)| r);
+    let list: Vec<i32> = inner
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            s.parse::<i32>()
+                .map_err(|_| format!("\"{s}\" is not a whole number"))
+        })
+        .collect::<Result<_, _>>()?;
+    list.try_into()
+        .map_err(|l: Vec<i32>| format!("expected {N_FEATURES} weights, found {}", l.len()))
+}
+
 /// The evaluation of `pos` with the given weights.
 pub fn evaluate_with(pos: &Position, weights: &[i32; N_FEATURES]) -> i32 {
     features(pos).iter().zip(weights).map(|(f, w)| f * w).sum()
@@ -204,6 +226,17 @@ mod tests {
         let b: Position = "b.w.../b...w./....../Bw.... b 9 8 0-0 -".parse().unwrap();
         assert_eq!(features(&a), features(&b));
         assert_eq!(evaluate(&a), evaluate(&b));
+    }
+
+    #[test]
+    fn weights_written_by_tune_read_back() {
+        let text = format!(
+            "pub const WEIGHTS: [i32; N_FEATURES] = [{}];",
+            WEIGHTS.map(|w| w.to_string()).join(", ")
+        );
+        assert_eq!(parse_weights(&text), Ok(WEIGHTS));
+        assert!(parse_weights("[1, 2]").unwrap_err().contains("found 2"));
+        assert!(parse_weights("[1, x]").unwrap_err().contains("\"x\""));
     }
 
     #[test]

@@ -70,6 +70,9 @@ pub struct SearchOptions {
     /// Endgame tables (`TablePath`): at a root in their phase the engine
     /// plays the tables' move and reports the proved result.
     pub tables: Option<crate::solver::SharedTables>,
+    /// Evaluation weights: [`eval::WEIGHTS`] unless an experiment (a
+    /// `selfplay` match between weight sets) sets others.
+    pub weights: [i32; eval::N_FEATURES],
 }
 
 /// Who chooses the moves.
@@ -133,6 +136,7 @@ impl Default for SearchOptions {
             player: Player::Engine,
             seed: None,
             tables: None,
+            weights: eval::WEIGHTS,
         }
     }
 }
@@ -355,7 +359,7 @@ impl Searcher {
                     }
                 }
                 Player::Greedy => {
-                    let m = baseline::greedy_move(pos, &moves);
+                    let m = baseline::greedy_move(pos, &moves, &self.options.weights);
                     report(&baseline::report_for(m, start));
                     SearchResult {
                         best: Some(m),
@@ -447,6 +451,7 @@ impl Searcher {
             nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
         };
         let shared = &shared;
+        let weights = self.options.weights;
         let mut best = root[0].mv;
         let mut ponder = None;
         std::thread::scope(|scope| {
@@ -455,6 +460,7 @@ impl Searcher {
                 let pos = *pos;
                 scope.spawn(move || {
                     let mut w = Worker::new(id, shared, helper_root);
+                    w.weights = weights;
                     // Helpers start at staggered depths so that they fill
                     // the table with different subtrees.
                     let mut depth = 1 + (id % 2) as i32;
@@ -468,6 +474,7 @@ impl Searcher {
             }
 
             let mut w = Worker::new(0, shared, root);
+            w.weights = weights;
             w.node_limit = limits.nodes;
             w.time = Some(TimeCheck {
                 control,
