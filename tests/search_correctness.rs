@@ -310,3 +310,25 @@ fn searchmoves_restrict_the_root() {
         assert!(reports.iter().all(|r| allowed.contains(&r.pv[0])));
     }
 }
+
+#[test]
+fn a_ponder_search_waits_for_ponderhit_then_plays_a_legal_move() {
+    // Given a ponder search with a short move time,
+    let pos = random_positions(14, 10, 1, 8)[0];
+    let mut s = Searcher::new(small());
+    let control = SearchControl::new(true);
+    let limits = Limits {
+        movetime: Some(Duration::from_millis(30)),
+        ..Default::default()
+    };
+    let result = std::thread::scope(|scope| {
+        let h = scope.spawn(|| s.search(&pos, &limits, &control, &mut |_| {}));
+        // when the move time has long passed, it is still pondering,
+        std::thread::sleep(Duration::from_millis(100));
+        assert!(!h.is_finished(), "returned while pondering");
+        // and after ponderhit it finishes on its own, with a legal move.
+        control.ponderhit();
+        h.join().unwrap()
+    });
+    assert!(pos.legal_moves().contains(result.best.unwrap()));
+}
