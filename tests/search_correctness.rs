@@ -240,6 +240,10 @@ fn a_stop_at_any_moment_yields_a_legal_move() {
         });
         let m = best.best.expect("a move");
         assert!(legal.contains(m), "{m} after {wait_us} us");
+        if let Some(p) = best.ponder {
+            let after = pos.play(m).unwrap();
+            assert!(after.legal_moves().contains(p), "ponder {p} after {m}");
+        }
     }
     // Stopped before it starts, too.
     let mut s = Searcher::new(small());

@@ -552,12 +552,16 @@ impl Searcher {
             if w.stopped {
                 // The iteration in progress was cut short: its best move so
                 // far (sorted first) is at least as informed as the last one.
+                // The ponder move must come from that move's own line.
                 best = w.root_moves[0].mv;
-                if w.root_moves[0].pv.len() > 1 {
-                    ponder = w.root_moves[0].pv.get(1).copied();
-                }
+                ponder = w.root_moves[0].pv.get(1).copied();
             }
             shared.stop.store(true, Ordering::Relaxed);
+        });
+        // A ponder move is only ever a legal reply to the best move.
+        let ponder = ponder.filter(|&p| {
+            pos.play(best)
+                .is_ok_and(|after| after.legal_moves().contains(p))
         });
         SearchResult {
             best: Some(best),
