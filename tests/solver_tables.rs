@@ -1,33 +1,10 @@
 //! Endgame tables: probes agree with the solver, files round-trip, damaged
 //! files are refused with a reason.
 
-use grasshopper::{Position, Solution, Solver, TableError, Tables, Value};
+#[path = "common/rules.rs"]
+mod rules;
 
-/// The same position with the colours swapped (Black to move if White was).
-fn swap_colours(p: &Position) -> Position {
-    let text = p.to_string();
-    let f: Vec<&str> = text.split(' ').collect();
-    let board: String = f[0]
-        .chars()
-        .map(|c| match c {
-            'w' => 'b',
-            'b' => 'w',
-            'W' => 'B',
-            'B' => 'W',
-            c => c,
-        })
-        .collect();
-    let side = if f[1] == "w" { "b" } else { "w" };
-    let (sw, sb) = f[4].split_once('-').unwrap();
-    let run = match f[5] {
-        "w1" => "b1",
-        "b1" => "w1",
-        r => r,
-    };
-    format!("{board} {side} {} {} {sb}-{sw} {run}", f[3], f[2])
-        .parse()
-        .unwrap()
-}
+use grasshopper::{Position, Solution, Solver, TableError, Tables, Value};
 
 struct Rng(u64);
 
@@ -64,7 +41,7 @@ fn check_sample(tables: &Tables, samples: usize, seed: u64) -> (usize, [usize; 3
             None => assert!(moves.is_empty(), "{p}"),
         }
         // The colour-swapped position (other side to move) probes the same.
-        let q = swap_colours(&p);
+        let q = rules::mirror(&p);
         assert_eq!(tables.probe(&q), Some(probe), "{q}");
         seen[match solved.value {
             Value::Win => 0,

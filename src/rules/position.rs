@@ -172,6 +172,26 @@ impl Position {
         self.to_enter[c.index()] + self.on_board(c) + 2 * self.score[c.index()]
     }
 
+    /// The same position with the colours exchanged: White's checkers, counts,
+    /// score and run become Black's and the other way round, and the other
+    /// side is to move. Both colours move the same way on the same track, so
+    /// the value for the side to move is unchanged and moves carry over.
+    pub const fn swap_colors(&self) -> Position {
+        Position {
+            lone: [self.lone[1], self.lone[0]],
+            wall: [self.wall[1], self.wall[0]],
+            to_enter: [self.to_enter[1], self.to_enter[0]],
+            score: [self.score[1], self.score[0]],
+            // Run codes: 0 none, 1/2 white once/twice, 3/4 black once/twice.
+            run: match self.run {
+                0 => 0,
+                r if r <= 2 => r + 2,
+                r => r - 2,
+            },
+            side: self.side.opposite(),
+        }
+    }
+
     /// An exact key: two positions have equal keys if and only if they are equal.
     /// 114 bits, laid out so that every field has its own bits.
     #[inline(always)]
@@ -542,6 +562,21 @@ mod tests {
         for n in [0, 1, 3, 13, 15, 16] {
             assert!(Position::start(n).is_none());
         }
+    }
+
+    #[test]
+    fn swapping_colours_exchanges_every_field_and_twice_is_identity() {
+        let p: Position = "w...../W...B./...b../b..... b 9 10 1-0 w1".parse().unwrap();
+        let q = p.swap_colors();
+        assert_eq!(q.to_string(), "b...../B...W./...w../w..... w 10 9 0-1 b1");
+        assert_eq!(q.swap_colors(), p);
+        let won: Position = "....../....../....../...... w 10 12 2-1 w2"
+            .parse()
+            .unwrap();
+        assert_eq!(
+            won.swap_colors().to_string(),
+            "....../....../....../...... b 12 10 1-2 b2"
+        );
     }
 
     #[test]

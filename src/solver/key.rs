@@ -14,27 +14,9 @@ use crate::rules::{Color, Position};
 #[inline(always)]
 pub fn canonical(pos: &Position) -> Position {
     if pos.side == Color::White {
-        return *pos;
-    }
-    Position {
-        lone: [pos.lone[1], pos.lone[0]],
-        wall: [pos.wall[1], pos.wall[0]],
-        to_enter: [pos.to_enter[1], pos.to_enter[0]],
-        score: [pos.score[1], pos.score[0]],
-        run: swap_run(pos.run),
-        side: Color::White,
-    }
-}
-
-/// Run codes: 0 none, 1/2 white once/twice, 3/4 black once/twice.
-#[inline(always)]
-const fn swap_run(run: u8) -> u8 {
-    match run {
-        1 => 3,
-        2 => 4,
-        3 => 1,
-        4 => 2,
-        r => r,
+        *pos
+    } else {
+        pos.swap_colors()
     }
 }
 
