@@ -24,19 +24,6 @@ fn to_move(m: NaiveMove) -> Move {
     }
 }
 
-/// Every well-formed move, legal or not.
-fn every_move() -> Vec<Move> {
-    let mut all = vec![Move::PASS];
-    for a in Point::all() {
-        all.push(Move::enter(a));
-        all.push(Move::bear_off(a));
-        for b in Point::all() {
-            all.extend(Move::step(a, b));
-        }
-    }
-    all
-}
-
 /// What the playouts met, so the test fails if they stop exercising a rule.
 #[derive(Default, Debug)]
 struct Seen {
@@ -191,7 +178,7 @@ enum Policy {
 fn the_fast_generator_agrees_with_the_naive_rules_on_random_playouts() {
     // Given random playouts from start positions of every N
     let started = Instant::now();
-    let all_moves = every_move();
+    let all_moves: Vec<Move> = Move::all().collect();
     let mut rng = XorShift::new(0x5EED_2026);
     let mut seen = Seen::default();
     let mut games = 0;
@@ -248,7 +235,7 @@ fn the_fast_generator_agrees_with_the_naive_rules_on_random_playouts() {
 fn the_fast_generator_agrees_with_the_naive_rules_on_random_crowded_boards() {
     // Given random boards that parse (any density, any score history)
     let started = Instant::now();
-    let all_moves = every_move();
+    let all_moves: Vec<Move> = Move::all().collect();
     let mut rng = XorShift::new(0xB0A2D);
     let mut seen = Seen::default();
     while seen.positions < 30_000 {

@@ -33,8 +33,21 @@ pub(crate) const fn above(i: u32) -> u32 {
 
 /// Mask of the six points of the quadrant after the one holding bit `i`.
 #[inline(always)]
-const fn next_quadrant(i: u32) -> u32 {
+pub(crate) const fn next_quadrant(i: u32) -> u32 {
     0x3F << (6 * (i / 6 + 1))
+}
+
+/// The points of the next quadrant a lone checker on bit `p` can reach when
+/// they are free: those before the first wall (of either colour) after `p`.
+#[inline(always)]
+pub(crate) const fn lone_reach(p: u32, walls: u32) -> u32 {
+    let ahead = walls & above(p);
+    let before_wall = if ahead == 0 {
+        ALL
+    } else {
+        (ahead & ahead.wrapping_neg()) - 1
+    };
+    next_quadrant(p) & before_wall
 }
 
 pub(crate) const QB: u32 = Quadrant::B.mask();
@@ -143,13 +156,7 @@ impl Position {
         while from != 0 {
             let p = from.trailing_zeros();
             from &= from - 1;
-            let ahead = walls & above(p);
-            let reach = if ahead == 0 {
-                ALL
-            } else {
-                (ahead & ahead.wrapping_neg()) - 1
-            };
-            let targets = (empty | (own_lone & (1 << (p + 6)))) & next_quadrant(p) & reach;
+            let targets = (empty | (own_lone & (1 << (p + 6)))) & lone_reach(p, walls);
             push_steps(list, p, targets);
         }
         let mut from = own_wall & ABC;

@@ -1,7 +1,7 @@
 //! perft: counting the leaves of the game tree to a fixed depth, the standard
 //! check that move generation is exactly right.
 
-use super::movegen::{above, smear_down, smear_up, ABC, QA, QB, QC, QD};
+use super::movegen::{lone_reach, next_quadrant, smear_down, smear_up, ABC, QA, QB, QC, QD};
 use super::moves::Move;
 use super::position::{Position, ALL};
 
@@ -114,14 +114,7 @@ pub fn perft2(pos: &Position) -> u64 {
     }
     let own_lone = pos.lone[s];
     for p in bits(own_lone & ABC) {
-        let ahead = walls & above(p);
-        let reach = if ahead == 0 {
-            ALL
-        } else {
-            (ahead & ahead.wrapping_neg()) - 1
-        };
-        let next = 0x3F << (6 * (p / 6 + 1));
-        let reachable = next & reach;
+        let reachable = lone_reach(p, walls);
         let targets = empty & reachable;
         let base = c0 + delta(1 << p);
         if base - max_delta > 0 {
@@ -138,8 +131,7 @@ pub fn perft2(pos: &Position) -> u64 {
     }
     let own_wall = pos.wall[s];
     for p in bits(own_wall & ABC) {
-        let next = 0x3F << (6 * (p / 6 + 1));
-        for q in bits((empty | (own_lone & (1 << (p + 6)))) & next) {
+        for q in bits((empty | (own_lone & (1 << (p + 6)))) & next_quadrant(p)) {
             explicit += played(Move::step_unchecked(point(p), point(q)));
         }
     }
