@@ -50,16 +50,16 @@ pub fn run(
     };
     let end_of_input = loop {
         match inbox.next() {
-            Event::Line(Ok(text)) => {
+            Event::Line(read_at, Ok(text)) => {
                 log::debug!("<< {text}");
                 match parse_command(&text) {
                     Ok(None) => {}
                     Ok(Some(Command::Quit)) => break false,
-                    Ok(Some(command)) => session.execute(command, &mut inbox)?,
+                    Ok(Some(command)) => session.execute(command, read_at, &mut inbox)?,
                     Err(e) => session.error(e.code(), &e.to_string())?,
                 }
             }
-            Event::Line(Err(e)) => session.error(e.code(), &e.to_string())?,
+            Event::Line(_, Err(e)) => session.error(e.code(), &e.to_string())?,
             Event::Eof => break true,
             Event::SearchDone { searcher, result } => session.search_done(searcher, result)?,
             Event::CountDone(last) => session.count_done(last)?,
@@ -70,8 +70,9 @@ pub fn run(
 
 /// What the session waits for.
 pub(crate) enum Event {
-    /// A line of input (without its line break), or why it is unreadable.
-    Line(Result<String, CommandError>),
+    /// A line of input (without its line break), or why it is unreadable,
+    /// and when the reader got it (a `go`'s time counts from then).
+    Line(std::time::Instant, Result<String, CommandError>),
     /// The input has ended (or failed).
     Eof,
     /// A search thread finished and hands the searcher back.
@@ -173,7 +174,10 @@ fn read_lines(mut input: impl BufRead, events: Sender<Event>) {
                 valid_up_to: e.utf8_error().valid_up_to(),
             })
         };
-        if events.send(Event::Line(event)).is_err() {
+        if events
+            .send(Event::Line(std::time::Instant::now(), event))
+            .is_err()
+        {
             return;
         }
         if ended {
@@ -347,7 +351,7 @@ mod tests {
         let mut v = Vec::new();
         for e in rx {
             match e {
-                Event::Line(l) => v.push(l),
+                Event::Line(_, l) => v.push(l),
                 Event::Eof => break,
                 _ => unreachable!(),
             }

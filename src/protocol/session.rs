@@ -67,7 +67,12 @@ impl Session {
     }
 
     /// Runs one command (not `quit`, which the loop handles).
-    pub(crate) fn execute(&mut self, command: Command, inbox: &mut Inbox) -> io::Result<()> {
+    pub(crate) fn execute(
+        &mut self,
+        command: Command,
+        read_at: std::time::Instant,
+        inbox: &mut Inbox,
+    ) -> io::Result<()> {
         match command {
             Command::Uci => self.identify("uciok"),
             Command::Ugi => self.identify("ugiok"),
@@ -114,7 +119,7 @@ impl Session {
                 if self.busy("go")? {
                     return Ok(());
                 }
-                self.go(go)
+                self.go(go, read_at)
             }
             Command::Perft(depth) => {
                 if self.busy("perft")? {
@@ -225,7 +230,7 @@ impl Session {
         self.out.line(&line)
     }
 
-    fn go(&mut self, go: Go) -> io::Result<()> {
+    fn go(&mut self, go: Go, read_at: std::time::Instant) -> io::Result<()> {
         let pos = self.position;
         match pos.outcome() {
             Outcome::Ongoing => {}
@@ -248,7 +253,10 @@ impl Session {
                 );
             }
         }
-        let limits = limits_for(&pos, &go);
+        let limits = Limits {
+            started: Some(read_at),
+            ..limits_for(&pos, &go)
+        };
         let control = Arc::new(SearchControl::new(go.ponder));
         let thread_control = Arc::clone(&control);
         let mut searcher = self
@@ -314,8 +322,11 @@ impl Session {
     ) -> io::Result<()> {
         self.searcher = Some(searcher);
         self.job = Job::Idle;
+        // UCI: the ponder move is named only to a GUI that switched
+        // pondering on; strict runners read `bestmove <move>` as two words.
+        let ponder = result.ponder.filter(|_| self.options.ponder);
         match result.best {
-            Some(best) => match result.ponder {
+            Some(best) => match ponder {
                 Some(p) => self.out.line(&format!("bestmove {best} ponder {p}")),
                 None => self.out.line(&format!("bestmove {best}")),
             },
@@ -410,6 +421,7 @@ pub(crate) fn limits_for(pos: &Position, go: &Go) -> Limits {
         nodes: go.nodes,
         infinite: go.infinite,
         searchmoves: go.searchmoves.clone(),
+        started: None,
     };
     // No limit at all (a bare `go`) means search until stop; say so
     // rather than leave it to the search's interpretation.

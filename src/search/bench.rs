@@ -40,7 +40,7 @@ pub fn one_second(out: &mut impl Write) -> io::Result<(u32, u64)> {
     let mut searcher = Searcher::new(options());
     let control = SearchControl::new(false);
     let limits = Limits {
-        movetime: Some(Duration::from_millis(1000) + options().move_overhead),
+        movetime: Some(Duration::from_millis(1000) + super::time::MOVETIME_MARGIN),
         ..Default::default()
     };
     let mut last = None;

@@ -40,7 +40,8 @@ pub struct Clock {
 pub struct Limits {
     /// The mover's clock (the search budgets its own time from it).
     pub clock: Option<Clock>,
-    /// Spend exactly this long (less the move overhead).
+    /// Spend this long, less a small fixed safety margin (not the move
+    /// overhead, which belongs to clocks).
     pub movetime: Option<Duration>,
     /// Maximum depth in plies.
     pub depth: Option<u32>,
@@ -50,6 +51,10 @@ pub struct Limits {
     pub infinite: bool,
     /// Only consider these root moves (empty: all).
     pub searchmoves: Vec<Move>,
+    /// When this move's time started (when the client's `go` was read);
+    /// `None`: when `search` is called. Time the request spent waiting for
+    /// a thread counts against the move, as it does on the client's clock.
+    pub started: Option<Instant>,
 }
 
 /// Engine settings that persist between searches.
@@ -329,7 +334,7 @@ impl Searcher {
         control: &SearchControl,
         report: &mut dyn FnMut(&Report),
     ) -> SearchResult {
-        let start = Instant::now();
+        let start = limits.started.unwrap_or_else(Instant::now);
         let legal = pos.legal_moves();
         let mut moves: Vec<Move> = legal
             .iter()

@@ -38,6 +38,18 @@ fn remaining_actions(pos: &Position, c: Color) -> u32 {
         + checkers_left / 2
 }
 
+/// What a `movetime` search keeps back from its time: enough to stop the
+/// threads and write `bestmove`. Fixed, not the clock's move overhead: the
+/// client asked for this much time, so it gets nearly all of it.
+pub(crate) const MOVETIME_MARGIN: Duration = Duration::from_millis(3);
+
+/// The search time for `go movetime mt`: `mt` less the margin, and at
+/// least three quarters of `mt` for very short times.
+pub(crate) fn movetime_budget(mt: Duration) -> Duration {
+    mt.saturating_sub(MOVETIME_MARGIN.min(mt / 4))
+        .max(Duration::from_micros(500))
+}
+
 /// The budget for one search of `pos` under `limits`.
 pub(crate) fn budget(pos: &Position, limits: &Limits, options: &SearchOptions) -> Budget {
     let overhead = options.move_overhead;
@@ -46,7 +58,7 @@ pub(crate) fn budget(pos: &Position, limits: &Limits, options: &SearchOptions) -
         hard: None,
     };
     if let Some(mt) = limits.movetime {
-        let t = mt.saturating_sub(overhead).max(Duration::from_millis(1));
+        let t = movetime_budget(mt);
         b.hard = Some(t);
         b.soft = Some(t);
     }
@@ -80,6 +92,27 @@ pub(crate) fn budget(pos: &Position, limits: &Limits, options: &SearchOptions) -
 mod tests {
     use super::*;
     use crate::search::Clock;
+
+    #[test]
+    fn movetime_is_used_but_for_a_fixed_margin() {
+        let ms = Duration::from_millis;
+        assert_eq!(movetime_budget(ms(1000)), ms(997));
+        assert_eq!(movetime_budget(ms(20)), ms(17));
+        assert_eq!(movetime_budget(ms(10)), Duration::from_micros(7500));
+        assert_eq!(movetime_budget(ms(4)), ms(3));
+        assert!(movetime_budget(ms(0)) > Duration::ZERO);
+        // The move overhead is not taken from a movetime.
+        let pos = Position::start(14).unwrap();
+        let limits = Limits {
+            movetime: Some(ms(20)),
+            ..Default::default()
+        };
+        let opts = SearchOptions {
+            move_overhead: ms(25),
+            ..Default::default()
+        };
+        assert_eq!(budget(&pos, &limits, &opts).hard, Some(ms(17)));
+    }
 
     #[test]
     fn the_hard_limit_stays_inside_the_clock_less_overhead() {

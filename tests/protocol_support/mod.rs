@@ -4,7 +4,9 @@
 //! A transcript is a list of lines:
 //! - `> text`: send `text` to the engine;
 //! - `< pattern`: the engine's next line matches `pattern`, where `*` stands
-//!   for any run of characters (for content that varies, e.g. `info ...`);
+//!   for any run of characters (for content that varies, e.g. `info ...`)
+//!   and `?` for exactly one word (a non-empty run without spaces, e.g. the
+//!   move in `bestmove ?`, which a strict client reads as two words);
 //! - `<* pattern`: any number (0 or more) of lines matching `pattern`,
 //!   as few as let the next `<` line match;
 //! - `# ...` and blank lines: comments.
@@ -150,7 +152,8 @@ impl Drop for Engine {
     }
 }
 
-/// `*` matches any run of characters; everything else matches itself.
+/// `*` matches any run of characters, `?` one word (one or more characters,
+/// no space); everything else matches itself.
 pub fn glob(pattern: &str, text: &str) -> bool {
     let p: Vec<char> = pattern.chars().collect();
     let t: Vec<char> = text.chars().collect();
@@ -164,6 +167,13 @@ pub fn glob(pattern: &str, text: &str) -> bool {
             for j in 0..=t.len() {
                 any |= ok[j];
                 next[j] = any;
+            }
+        } else if pc == '?' {
+            // Some earlier prefix matched, and the text since is one word.
+            let mut open = false;
+            for j in 1..=t.len() {
+                open = t[j - 1] != ' ' && (open || ok[j - 1]);
+                next[j] = open;
             }
         } else {
             for j in 1..=t.len() {
@@ -318,4 +328,10 @@ fn glob_matches_stars_and_literals() {
     assert!(!glob("readyok", "readyok "));
     assert!(!glob("bestmove *", "info bestmove"));
     assert!(glob("*", ""));
+    assert!(glob("bestmove ?", "bestmove bar/1"));
+    assert!(!glob("bestmove ?", "bestmove bar/1 ponder bar/2"));
+    assert!(!glob("bestmove ?", "bestmove "));
+    assert!(glob("bestmove ? ponder ?", "bestmove bar/1 ponder bar/2"));
+    assert!(glob("a?c", "abbc"));
+    assert!(!glob("a?c", "ac"));
 }
