@@ -6,9 +6,9 @@
 pub mod cli;
 pub mod matchrunner;
 pub mod protocol;
-pub mod rules;
+pub use grasshopper_rules as rules;
 pub mod search;
-pub mod solver;
+pub use grasshopper_solver as solver;
 
 pub use rules::{
     perft, perft_divide, Color, FenField, IllegalMove, Move, MoveKind, MoveList, Outcome,

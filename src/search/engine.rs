@@ -11,7 +11,7 @@
 
 use super::eval::{evaluate_with, N_FEATURES};
 use super::tt::{Bound, Entry, Tt};
-use crate::rules::{Color, Move, MoveKind, Position, Quadrant};
+use crate::rules::{Color, Decided, Move, MoveKind, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -20,8 +20,6 @@ pub(crate) const MATE: i32 = 30_000;
 pub(crate) const MATE_BOUND: i32 = MATE - 1000;
 pub(crate) const INF: i32 = 31_000;
 pub(crate) const MAX_PLY: usize = 256;
-
-const QD: u32 = Quadrant::D.mask();
 
 /// Converts a value relative to the root into one relative to the node at
 /// `ply` (mate distances counted from the node), for storing.
@@ -206,26 +204,15 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Exact game-theoretic shortcuts near a score: `Some(value)` when the
-    /// side to move has already won or lost, wins with its next action, or
-    /// cannot stop the opponent's winning bear-off.
+    /// Exact game-theoretic shortcuts near a score (see [`Decided`]): the
+    /// mate score when the result is settled within two plies.
     #[inline(always)]
     fn decided(pos: &Position, ply: usize) -> Option<i32> {
-        let run = pos.run()?;
-        let us = pos.side_to_move();
-        if run.count == 2 {
-            // The previous mover has won.
-            return Some(-(MATE - ply as i32));
+        let plies = |d: Decided| ply as i32 + d.plies() as i32;
+        match pos.decided()? {
+            Decided::WinsNow => Some(MATE - plies(Decided::WinsNow)),
+            lost => Some(-(MATE - plies(lost))),
         }
-        let our_wall_d = pos.wall_mask(us) & QD != 0;
-        if run.color == us && our_wall_d {
-            return Some(MATE - ply as i32 - 1);
-        }
-        if run.color != us && !our_wall_d && pos.wall_mask(us.opposite()) & QD != 0 {
-            // Whatever we do (even a pass), the opponent bears off and wins.
-            return Some(-(MATE - ply as i32 - 2));
-        }
-        None
     }
 
     /// Negamax alpha-beta. Returns the value and whether it is proven.

@@ -8,12 +8,8 @@
 //! `tune.rs` and the README); the search never relies on the evaluation for
 //! proved results, which come from game ends only.
 
-use crate::rules::{Color, Position, Quadrant};
-
-const QA: u32 = Quadrant::A.mask();
-const QB: u32 = Quadrant::B.mask();
-const QC: u32 = Quadrant::C.mask();
-const QD: u32 = Quadrant::D.mask();
+use crate::rules::mask::{QA, QB, QC, QD};
+use crate::rules::{Color, Position};
 
 /// Number of features.
 pub const N_FEATURES: usize = 22;

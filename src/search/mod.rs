@@ -15,7 +15,7 @@ mod time;
 mod tt;
 pub mod tune;
 
-use crate::rules::{Move, Position};
+use crate::rules::{Decided, Move, Position};
 use engine::{RootMove, Shared, TimeCheck, Worker, INF, MATE_BOUND};
 use std::fmt;
 use std::str::FromStr;
@@ -269,22 +269,13 @@ fn complete_line(pos: &Position, line: &[Move]) -> Vec<Move> {
             Err(_) => return out,
         }
     }
-    const QD: u32 = crate::rules::Quadrant::D.mask();
-    for _ in 0..2 {
-        let Some(run) = p.run() else { break };
-        if run.count == 2 {
-            break;
-        }
-        let us = p.side_to_move();
-        let ours = p.wall_mask(us) & QD;
-        let theirs = p.wall_mask(us.opposite()) & QD;
-        let m = if run.color == us && ours != 0 {
-            let pt = crate::rules::Point::from_index(ours.trailing_zeros() as u8).expect("D point");
-            Move::bear_off(pt)
-        } else if run.color != us && ours == 0 && theirs != 0 {
-            p.legal_moves()[0]
-        } else {
-            break;
+    // A settled end (see `Decided`) is played out: the winning bear-off,
+    // or any move before the opponent's.
+    while let Some(d) = p.decided() {
+        let m = match d {
+            Decided::Lost => break,
+            Decided::WinsNow => p.winning_bear_off().expect("a wall in D"),
+            Decided::LosesNext => p.legal_moves()[0],
         };
         p.play_unchecked(m);
         out.push(m);

@@ -68,18 +68,6 @@ struct Sample {
     y: f64,
 }
 
-/// True when the search decides `pos` without the evaluation (a score ends
-/// the game within two plies whatever happens).
-fn decided(pos: &Position) -> bool {
-    const QD: u32 = crate::rules::Quadrant::D.mask();
-    let Some(run) = pos.run() else { return false };
-    let us = pos.side_to_move();
-    let ours = pos.wall_mask(us) & QD != 0;
-    run.count == 2
-        || (run.color == us && ours)
-        || (run.color != us && !ours && pos.wall_mask(us.opposite()) & QD != 0)
-}
-
 /// Generates the data, fits the weights and writes a report to `out` (and the
 /// weights as a Rust array to `weights_out`). Returns the number of samples.
 pub fn run(
@@ -120,7 +108,7 @@ pub fn run(
             Outcome::Win(Color::Black) => bw += 1,
             _ => dr += 1,
         }
-        for p in positions.iter().filter(|p| !decided(p)) {
+        for p in positions.iter().filter(|p| p.decided().is_none()) {
             let y = match outcome {
                 Outcome::Win(c) if c == p.side_to_move() => 1.0,
                 Outcome::Win(_) => 0.0,

@@ -12,14 +12,10 @@
 //! bound, above it a lower bound, inside it exact. That is what makes the
 //! stored bounds exact facts rather than heuristics.
 
-use super::key::{canonical, compact_key};
 use super::tables::Tables;
 use super::tt::{Bounds, Table};
-use crate::rules::{Move, Position, Quadrant};
-
-/// The score of a win in 0 plies; larger than any game is long.
-pub const BIG: i32 = 300;
-const QD: u32 = Quadrant::D.mask();
+use super::value::BIG;
+use grasshopper_rules::{Decided, Move, MoveKind, Position};
 
 /// Node-relative score from a root-relative one at `ply`, clamped so that
 /// the trivial bounds `±BIG` stay trivial.
@@ -39,15 +35,6 @@ fn from_tt(s: i32, ply: i32) -> i32 {
         s if s < 0 => s + ply,
         _ => 0,
     }
-}
-
-/// True unless colour `c` has too few checkers left to score a win: two
-/// more walls (one more if `c` scored last) of two checkers each.
-#[inline(always)]
-fn can_still_win(pos: &Position, c: usize) -> bool {
-    let left = pos.to_enter[c] as u32 + pos.lone[c].count_ones() + 2 * pos.wall[c].count_ones();
-    let need = if pos.run == 1 + 2 * c as u8 { 1 } else { 2 };
-    left / 2 >= need
 }
 
 /// Counters of one solver.
@@ -89,19 +76,16 @@ impl Engine {
                 self.tt.replaced()
             );
         }
-        if pos.is_won() {
-            // The previous mover scored twice: the side to move has lost.
-            return -(BIG - ply);
+        match pos.decided() {
+            Some(Decided::WinsNow) => return BIG - ply - 1,
+            Some(lost) => return -(BIG - ply - lost.plies() as i32),
+            None => {}
         }
-        let me = pos.side.index();
-        if pos.run == 1 + 2 * me as u8 && pos.wall[me] & QD != 0 {
-            // Scored last, and a wall stands ready: bearing it off wins now.
-            return BIG - ply - 1;
-        }
+        let me = pos.side_to_move();
         if let Some(t) = &self.tables {
             if let Some(p) = t.probe(pos) {
                 self.counts.table_hits += 1;
-                return p.score(ply);
+                return p.score_at(ply);
             }
         }
         // Nobody loses before the opponent's next move, and without an
@@ -123,21 +107,19 @@ impl Engine {
         // A player who cannot score as often as a win needs can at best
         // draw: scoring twice in succession takes two more walls, or one
         // after scoring last (RULES.md 11), and walls take two checkers.
-        let opp = 1 - me;
-        if !can_still_win(pos, opp) && alpha < 0 {
+        if !pos.can_still_win(me.opposite()) && alpha < 0 {
             alpha = 0;
             if alpha >= beta {
                 return alpha;
             }
         }
-        if !can_still_win(pos, me) && beta > 0 {
+        if !pos.can_still_win(me) && beta > 0 {
             beta = 0;
             if alpha >= beta {
                 return beta;
             }
         }
-        let canon = canonical(pos);
-        let key = compact_key(&canon);
+        let key = pos.canonical_key();
         let mut tt_move = None;
         if let Some(b) = self.tt.probe(key) {
             let (lo, hi) = (from_tt(b.lo, ply), from_tt(b.hi, ply));
@@ -183,7 +165,7 @@ impl Engine {
                 if s > alpha {
                     alpha = s;
                     if s >= beta {
-                        let h = &mut self.history[me][m.index()];
+                        let h = &mut self.history[me.index()][m.index()];
                         *h = h.saturating_add(1);
                         break;
                     }
@@ -214,20 +196,17 @@ impl Engine {
     /// wall builds, then by history.
     #[inline(always)]
     fn order(&self, pos: &Position, moves: &[Move], tt_move: Option<u8>) -> [u8; 96] {
-        let me = pos.side.index();
+        let me = pos.side_to_move();
+        let own_lone = pos.lone_mask(me);
         let mut keys = [0u32; 96];
         let mut idx = [0u8; 96];
         for (i, &m) in moves.iter().enumerate() {
             idx[i] = i as u8;
-            let (from, to) = (m.raw_from(), m.raw_to());
-            keys[i] = if Some(i as u8) == tt_move {
-                u32::MAX
-            } else if to == 25 {
-                u32::MAX - 2
-            } else if to < 24 && pos.lone[me] & (1 << to) != 0 && from < 24 {
-                u32::MAX - 3
-            } else {
-                self.history[me][m.index()].min(u32::MAX - 4)
+            keys[i] = match m.kind() {
+                _ if Some(i as u8) == tt_move => u32::MAX,
+                MoveKind::BearOff(_) => u32::MAX - 2,
+                MoveKind::Step(_, to) if own_lone & to.bit() != 0 => u32::MAX - 3,
+                _ => self.history[me.index()][m.index()].min(u32::MAX - 4),
             };
         }
         let n = moves.len();

@@ -4,15 +4,11 @@
 //! [`Position`]. The counting function never lists moves: it multiplies
 //! per-quadrant popcounts, which is what makes bulk-counted perft fast.
 
+use super::mask::{ABC, ALL, QA, QB, QC, QD};
 use super::moves::{Move, MoveList};
-use super::position::{Position, ALL};
+use super::position::Position;
 use super::types::{Color, Point, Quadrant};
 use std::fmt;
-
-pub(crate) const QA: u32 = Quadrant::A.mask();
-pub(crate) const QD: u32 = Quadrant::D.mask();
-/// Points from which checkers move forward (A, B and C).
-pub(crate) const ABC: u32 = ALL & !QD;
 
 /// How a game stands.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -50,9 +46,6 @@ pub(crate) const fn lone_reach(p: u32, walls: u32) -> u32 {
     next_quadrant(p) & before_wall
 }
 
-pub(crate) const QB: u32 = Quadrant::B.mask();
-pub(crate) const QC: u32 = Quadrant::C.mask();
-
 /// Per quadrant: the bits at and above the quadrant's lowest set bit of `m`.
 #[inline(always)]
 pub(crate) const fn smear_up(m: u32) -> u32 {
@@ -77,12 +70,6 @@ pub(crate) const fn smear_down(m: u32) -> u32 {
 }
 
 impl Position {
-    /// True when somebody has scored twice in succession: the game is won.
-    #[inline(always)]
-    pub(crate) const fn is_won(&self) -> bool {
-        self.run == 2 || self.run == 4
-    }
-
     /// The number of legal actions of `c`, not counting a pass, whoever is to move.
     ///
     /// No loop over checkers: a lone checker behind the last wall of its

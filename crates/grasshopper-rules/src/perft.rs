@@ -1,9 +1,10 @@
 //! perft: counting the leaves of the game tree to a fixed depth, the standard
 //! check that move generation is exactly right.
 
-use super::movegen::{lone_reach, next_quadrant, smear_down, smear_up, ABC, QA, QB, QC, QD};
+use super::mask::{ABC, ALL, QA, QB, QC, QD};
+use super::movegen::{lone_reach, next_quadrant, smear_down, smear_up};
 use super::moves::Move;
-use super::position::{Position, ALL};
+use super::position::Position;
 
 /// Number of leaf nodes `depth` plies below `pos`.
 ///

@@ -2,7 +2,7 @@
 //! `Write`, so tests can read them).
 
 use super::{Solution, Solver, TableError, Tables};
-use crate::rules::Position;
+use grasshopper_rules::Position;
 use std::io::Write;
 use std::path::Path;
 use std::time::Instant;

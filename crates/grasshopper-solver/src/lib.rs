@@ -22,21 +22,24 @@
 //! losing) side gives the exact distance. The tests check it against a plain
 //! memoised minimax. See [`tables`](Tables) for the endgame tables.
 
-mod key;
 mod report;
 mod search;
 mod tables;
 mod tt;
+mod value;
 
 pub use report::{peak_rss_kib, write_solve, write_tablegen, SolveReport};
 pub use search::Counts;
-pub use tables::{Probe, TableError, Tables, MAX_BOUND};
+pub use tables::{TableError, Tables, MAX_BOUND};
+pub use value::{ParseValueError, Solution, Value};
 
-use crate::rules::{Move, Position};
-use search::{Engine, BIG};
-use std::fmt;
-use std::str::FromStr;
+/// A table's answer for one position: the same facts as a solve's.
+pub type Probe = Solution;
+
+use grasshopper_rules::{Move, Position};
+use search::Engine;
 use std::sync::Arc;
+use value::BIG;
 
 /// Loaded endgame tables shared between the options and the search threads.
 /// Two handles are equal when they hold the same loaded tables.
@@ -65,7 +68,7 @@ impl Tables {
                 BIG - 1
             } else {
                 // The phase is closed under play, so the child is in it.
-                let c = Solution::from(self.probe(&child)?).score();
+                let c = self.probe(&child)?.score();
                 -c + c.signum()
             };
             if best.is_none_or(|(_, b)| s > b) {
@@ -73,105 +76,6 @@ impl Tables {
             }
         }
         best.map(|(m, s)| (m, Solution::from_score(s)))
-    }
-}
-
-/// The game-theoretic value of a position for the side to move.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Value {
-    Win,
-    Draw,
-    Loss,
-}
-
-impl fmt::Display for Value {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Value::Win => "win",
-            Value::Draw => "draw",
-            Value::Loss => "loss",
-        })
-    }
-}
-
-/// A value string that is not `win`, `draw` or `loss`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParseValueError(pub String);
-
-impl fmt::Display for ParseValueError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "bad value \"{}\": expected win, draw or loss", self.0)
-    }
-}
-
-impl std::error::Error for ParseValueError {}
-
-impl FromStr for Value {
-    type Err = ParseValueError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "win" => Ok(Value::Win),
-            "draw" => Ok(Value::Draw),
-            "loss" => Ok(Value::Loss),
-            _ => Err(ParseValueError(s.to_string())),
-        }
-    }
-}
-
-/// The exact result of a position.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Solution {
-    /// The value for the side to move.
-    pub value: Value,
-    /// Plies to the end under optimal play; `None` for a draw.
-    pub plies: Option<u32>,
-}
-
-impl Solution {
-    fn from_score(s: i32) -> Solution {
-        match s {
-            0 => Solution {
-                value: Value::Draw,
-                plies: None,
-            },
-            s if s > 0 => Solution {
-                value: Value::Win,
-                plies: Some((BIG - s) as u32),
-            },
-            s => Solution {
-                value: Value::Loss,
-                plies: Some((BIG + s) as u32),
-            },
-        }
-    }
-
-    fn score(&self) -> i32 {
-        let d = self.plies.unwrap_or(0) as i32;
-        match self.value {
-            Value::Win => BIG - d,
-            Value::Loss => -(BIG - d),
-            Value::Draw => 0,
-        }
-    }
-
-    /// The result in the mover's own moves, as `score mate n` reports it:
-    /// `ceil(plies / 2)` for a win, minus that for a loss, `None` for a draw.
-    pub fn mate_moves(&self) -> Option<i32> {
-        let n = self.plies?.div_ceil(2) as i32;
-        match self.value {
-            Value::Win => Some(n),
-            Value::Loss => Some(-n),
-            Value::Draw => None,
-        }
-    }
-}
-
-impl From<Probe> for Solution {
-    fn from(p: Probe) -> Solution {
-        Solution {
-            value: p.value,
-            plies: p.plies,
-        }
     }
 }
 

@@ -13,7 +13,7 @@
 //! so one table serves every N (including 14).
 //!
 //! Positions are colour-normalised (the mover is called "mover", see
-//! [`canonical`]) and indexed by blocks: one block per valid triple
+//! [`Position::canonical`]) and indexed by blocks: one block per valid triple
 //! (run, mover's checkers on board, other's checkers on board), in the order
 //! run = none, mover scored once, other scored once, then by the two counts.
 //! Inside a block the index is `rank(mover) * configs(other) + rank(other)`,
@@ -39,10 +39,9 @@
 //! | 8 | FNV-1a 64-bit checksum of the entries |
 //! | n | the entries, in index order |
 
-use super::key::canonical;
-use super::search::BIG;
-use super::Value;
-use crate::rules::{Color, Position, Quadrant};
+use super::value::{Value, BIG};
+use super::Probe;
+use grasshopper_rules::{Color, Parts, Position, Quadrant, Run};
 use std::collections::HashMap;
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -54,38 +53,19 @@ const VERSION: u32 = 1;
 /// Largest bound on checkers on the board that [`Tables::generate`] accepts.
 pub const MAX_BOUND: u8 = 6;
 
-/// A table's answer for one position.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Probe {
-    /// The value for the side to move.
-    pub value: Value,
-    /// Plies to the end under optimal play for a win or loss; `None` for a draw.
-    pub plies: Option<u32>,
-}
-
-impl Probe {
-    fn from_byte(b: u8) -> Option<Probe> {
-        match b {
-            0 => None,
-            1 => Some(Probe {
-                value: Value::Draw,
-                plies: None,
-            }),
-            b => Some(Probe {
-                value: if b & 1 == 0 { Value::Win } else { Value::Loss },
-                plies: Some(b as u32 / 2),
-            }),
-        }
-    }
-
-    /// The search score of this result `ply` plies below the root.
-    pub(crate) fn score(&self, ply: i32) -> i32 {
-        let d = self.plies.unwrap_or(0) as i32 + ply;
-        match self.value {
-            Value::Win => BIG - d,
-            Value::Loss => -(BIG - d),
-            Value::Draw => 0,
-        }
+/// Reads an entry byte: 0 not stored, 1 a draw, else twice the plies plus
+/// 0 for a win or 1 for a loss.
+fn probe_from_byte(b: u8) -> Option<Probe> {
+    match b {
+        0 => None,
+        1 => Some(Probe {
+            value: Value::Draw,
+            plies: None,
+        }),
+        b => Some(Probe {
+            value: if b & 1 == 0 { Value::Win } else { Value::Loss },
+            plies: Some(b as u32 / 2),
+        }),
     }
 }
 
@@ -153,6 +133,11 @@ impl Hasher for MaskHasher {
     }
 }
 
+/// The rank key of one colour's checkers: its wall and lone masks.
+fn config_key(pos: &Position, c: Color) -> u64 {
+    ((pos.wall_mask(c) as u64) << 32) | pos.lone_mask(c) as u64
+}
+
 /// One block of the index.
 #[derive(Copy, Clone, Debug)]
 struct Block {
@@ -174,11 +159,11 @@ struct Index {
 
 /// Run relative to the mover: 0 none, 1 mover scored last once, 2 other did.
 fn relative_run(pos: &Position) -> Option<u8> {
-    match pos.run {
-        0 => Some(0),
-        1 => Some(1),
-        3 => Some(2),
-        _ => None,
+    match pos.run() {
+        None => Some(0),
+        Some(Run { color, count: 1 }) if color == pos.side_to_move() => Some(1),
+        Some(Run { count: 1, .. }) => Some(2),
+        Some(_) => None,
     }
 }
 
@@ -249,10 +234,10 @@ impl Index {
     /// The index of a position of the phase, else `None`.
     #[inline(always)]
     fn index_of(&self, pos: &Position) -> Option<u64> {
-        if pos.to_enter != [0, 0] {
+        if pos.to_enter(Color::White) + pos.to_enter(Color::Black) != 0 {
             return None;
         }
-        let c = canonical(pos);
+        let c = pos.canonical();
         let (m, o) = (c.on_board(Color::White), c.on_board(Color::Black));
         if m + o > self.bound {
             return None;
@@ -262,12 +247,8 @@ impl Index {
             .blocks
             .iter()
             .find(|b| b.run == run && b.mover == m && b.other == o)?;
-        let rm = *self
-            .rank
-            .get(&(((c.wall[0] as u64) << 32) | c.lone[0] as u64))? as u64;
-        let ro = *self
-            .rank
-            .get(&(((c.wall[1] as u64) << 32) | c.lone[1] as u64))? as u64;
+        let rm = *self.rank.get(&config_key(&c, Color::White))? as u64;
+        let ro = *self.rank.get(&config_key(&c, Color::Black))? as u64;
         Some(block.offset + rm * self.configs[o as usize / 2].len() as u64 + ro)
     }
 
@@ -283,12 +264,30 @@ impl Index {
             return None;
         }
         // Scores: the least that fit the run and the counts on the board.
-        let (score, run) = match block.run {
-            0 => ([0, 0], 0),
-            1 => ([1, if block.other == block.mover { 1 } else { 0 }], 1),
-            _ => ([if block.mover == block.other { 1 } else { 0 }, 1], 3),
+        let white = |count| {
+            Some(Run {
+                color: Color::White,
+                count,
+            })
         };
-        Some(Position {
+        let black = |count| {
+            Some(Run {
+                color: Color::Black,
+                count,
+            })
+        };
+        let (score, run) = match block.run {
+            0 => ([0, 0], None),
+            1 => (
+                [1, if block.other == block.mover { 1 } else { 0 }],
+                white(1),
+            ),
+            _ => (
+                [if block.mover == block.other { 1 } else { 0 }, 1],
+                black(1),
+            ),
+        };
+        Position::from_parts(Parts {
             lone: [lm, lo],
             wall: [wm, wo],
             to_enter: [0, 0],
@@ -385,7 +384,7 @@ impl Tables {
                 if b == 0 {
                     b = self.solve(&child, ci);
                 }
-                Probe::from_byte(b).expect("solved").score(0)
+                probe_from_byte(b).expect("solved").score()
             };
             let p = -s + s.signum();
             best = Some(best.map_or(p, |b| b.max(p)));
@@ -434,7 +433,7 @@ impl Tables {
             return None;
         }
         let i = self.index.index_of(pos)?;
-        Probe::from_byte(self.data[i as usize])
+        probe_from_byte(self.data[i as usize])
     }
 
     /// The position stored at `index`, if the index names one (for sampling).

@@ -4,9 +4,6 @@ use super::types::{Color, Point, Quadrant};
 use std::fmt;
 use std::str::FromStr;
 
-/// Mask of all 24 points.
-pub(crate) const ALL: u32 = 0xFF_FFFF;
-
 /// Largest number of checkers a player may have.
 pub const MAX_CHECKERS: u8 = 14;
 
@@ -17,6 +14,18 @@ pub struct Run {
     pub color: Color,
     /// How many times in succession (1 or 2).
     pub count: u8,
+}
+
+/// A position taken apart: masks indexed by [`Color::index`] (bit i = point
+/// i + 1), checkers to enter, scores, the run and the side to move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Parts {
+    pub lone: [u32; 2],
+    pub wall: [u32; 2],
+    pub to_enter: [u8; 2],
+    pub score: [u8; 2],
+    pub run: Option<Run>,
+    pub side: Color,
 }
 
 /// What stands on a point.
@@ -86,6 +95,53 @@ impl Position {
         })
     }
 
+    /// A position from its parts, or `None` unless they obey the invariants a
+    /// position string must (disjoint masks on 24 points, no wall in A, the
+    /// same even number of checkers for both, a run that fits the score).
+    /// For tools that enumerate positions (endgame tables); everything else
+    /// reads position strings or plays moves.
+    pub fn from_parts(parts: Parts) -> Option<Position> {
+        let Parts {
+            lone,
+            wall,
+            to_enter,
+            score,
+            run,
+            side,
+        } = parts;
+        let all = lone[0] | lone[1] | wall[0] | wall[1];
+        let bits = [lone[0], lone[1], wall[0], wall[1]];
+        let disjoint = bits.iter().map(|m| m.count_ones()).sum::<u32>() == all.count_ones();
+        if !disjoint || all & !crate::mask::ALL != 0 || (wall[0] | wall[1]) & crate::mask::QA != 0 {
+            return None;
+        }
+        if check_run(run, score, "").is_err() || to_enter.iter().any(|&t| t > MAX_CHECKERS) {
+            return None;
+        }
+        let pos = Position {
+            lone,
+            wall,
+            to_enter,
+            score,
+            run: Position::encode_run(run),
+            side,
+        };
+        let (w, b) = (pos.total(Color::White), pos.total(Color::Black));
+        (w == b && w.is_multiple_of(2) && (2..=MAX_CHECKERS).contains(&w)).then_some(pos)
+    }
+
+    /// The parts of this position (see [`Position::from_parts`]).
+    pub const fn parts(&self) -> Parts {
+        Parts {
+            lone: self.lone,
+            wall: self.wall,
+            to_enter: self.to_enter,
+            score: self.score,
+            run: self.run(),
+            side: self.side,
+        }
+    }
+
     /// The side to move.
     #[inline(always)]
     pub const fn side_to_move(&self) -> Color {
@@ -133,6 +189,8 @@ impl Position {
         }
     }
 
+    /// The run's code in the packed form: 0 none, 1/2 white once/twice,
+    /// 3/4 black once/twice.
     pub(crate) const fn encode_run(run: Option<Run>) -> u8 {
         match run {
             None => 0,

@@ -1,13 +1,13 @@
 //! The solver's transposition table: exact keys, so a hit is never wrong.
 //!
-//! One entry is one `u128`: the 70-bit [`compact_key`](super::key::compact_key)
+//! One entry is one `u128`: the 70-bit [`Position::canonical_key`](grasshopper_rules::Position::canonical_key)
 //! in bits 0..70, then the lower bound (10 bits), the upper bound (10 bits),
 //! the best move's position in the legal move list plus one (7 bits, 0 for
 //! none) and the work spent (log2 of the nodes of the subtree, 6 bits).
 //! Bounds are node-relative scores offset by [`SCORE_OFFSET`]. Four entries
 //! make a 64-byte bucket; a full bucket gives up the entry that cost least.
 
-use super::key::{slot_hash, KEY_BITS};
+use grasshopper_rules::CANONICAL_KEY_BITS as KEY_BITS;
 
 /// Added to a score to store it in 10 unsigned bits.
 const SCORE_OFFSET: i32 = 512;
@@ -21,6 +21,15 @@ pub struct Bounds {
     pub hi: i32,
     /// Index of the best move found in the position's legal move list.
     pub best: Option<u8>,
+}
+
+/// A well-mixed 64-bit hash of a canonical key, for choosing a table slot.
+#[inline(always)]
+fn slot_hash(key: u128) -> u64 {
+    let mut z = (key as u64) ^ ((key >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 /// A fixed-size table of exact-keyed entries.
