@@ -4,10 +4,10 @@
 //! solver, which are used by the protocol and the command line.
 
 pub mod cli;
-pub mod matchrunner;
+pub use match_runner as matchrunner;
 pub mod protocol;
+pub use grasshopper_engine as search;
 pub use grasshopper_rules as rules;
-pub mod search;
 pub use grasshopper_solver as solver;
 
 pub use rules::{

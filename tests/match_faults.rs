@@ -1,7 +1,9 @@
 //! Misbehaving engines: each produces the right termination, loses, is
 //! restarted for the next game, and the match completes.
 
-use grasshopper::matchrunner::{parse_records, GameRecord, GameResult, Termination};
+use grasshopper::matchrunner::grasshopper::Grasshopper;
+use grasshopper::matchrunner::{parse_records, GameResult, Termination};
+type GameRecord = grasshopper::matchrunner::GameRecord<Grasshopper>;
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -44,7 +46,7 @@ fn match_against(tag: &str, bad: &[&str], pairs: u32, extra: &[&str]) -> Vec<Gam
         String::from_utf8_lossy(&out.stderr)
     );
     let text = std::fs::read_to_string(&pgn).unwrap();
-    let parsed = parse_records(&text).unwrap();
+    let parsed = parse_records::<Grasshopper>(&text).unwrap();
     assert!(!parsed.truncated);
     for g in &parsed.games {
         g.replay()

@@ -7,7 +7,7 @@
 //! thread storing at the same time) reads as a miss, never as a wrong entry:
 //! mate scores taken from the table can be trusted.
 
-use crate::rules::{Move, Point, Position};
+use grasshopper_rules::{Move, Point, Position};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// What a stored value says about the true value.

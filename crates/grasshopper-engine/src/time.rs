@@ -6,7 +6,7 @@
 //! never loses on time.
 
 use super::{Limits, SearchOptions};
-use crate::rules::{Color, Position, Quadrant};
+use grasshopper_rules::{Color, Position, Quadrant};
 use std::time::Duration;
 
 /// The time a search may use; `None` fields mean no limit. A `movetime`
@@ -91,7 +91,7 @@ pub(crate) fn budget(pos: &Position, limits: &Limits, options: &SearchOptions) -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::Clock;
+    use crate::Clock;
 
     #[test]
     fn movetime_is_used_but_for_a_fixed_margin() {

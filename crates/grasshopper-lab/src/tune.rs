@@ -10,56 +10,49 @@
 //! then fitted by gradient descent on the mean squared error between the
 //! result and `sigmoid(eval / K)`, starting from the weights in the source.
 
-use super::baseline::{next_random, random_move};
-use super::eval::{features, NAMES, N_FEATURES, WEIGHTS};
-use super::{Limits, SearchControl, SearchOptions, Searcher};
-use crate::rules::{Color, Outcome, Position};
+use grasshopper_engine::eval::{features, NAMES, N_FEATURES, WEIGHTS};
+use grasshopper_engine::{Limits, SearchControl, SearchOptions, Searcher};
+use grasshopper_rules::{Color, Outcome, Position};
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64Mcg;
 use std::io::{self, Write};
 
 /// Scale of the logistic model: an evaluation of `K` centi-points is a
 /// win probability of about 73%.
 pub const K: f64 = 150.0;
 
-/// Plays one game from `start`, `white` and `black` choosing the moves within
-/// `limits`, after `random_plies` uniformly random plies. Returns the outcome
-/// and the positions after the random opening (before each searched move).
+/// A random opening: `plies` uniformly random plies from `start`.
+pub fn random_opening(start: &Position, plies: usize, rng: &mut impl Rng) -> Position {
+    start.playout(plies, |n| rng.random_range(0..n))
+}
+
+/// Plays one game from `opening`, `white` and `black` choosing the moves
+/// within `limits`. Returns the outcome and the positions before each move.
 pub fn play_game(
-    start: &Position,
+    opening: &Position,
     white: &mut Searcher,
     black: &mut Searcher,
     limits: [&Limits; 2],
-    random_plies: u32,
-    rng: &mut u64,
 ) -> (Outcome, Vec<Position>) {
-    let mut pos = *start;
+    let mut pos = *opening;
     let mut seen = Vec::new();
     white.clear();
     black.clear();
-    let mut ply = 0;
-    loop {
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            return (pos.outcome(), seen);
-        }
-        let m = if ply < random_plies {
-            random_move(&moves, rng)
-        } else {
-            seen.push(pos);
-            let side = pos.side_to_move();
-            let searcher = if side == Color::White {
-                &mut *white
-            } else {
-                &mut *black
-            };
-            let control = SearchControl::new(false);
-            searcher
-                .search(&pos, limits[side.index()], &control, &mut |_| {})
-                .best
-                .expect("the game is not over")
+    while !pos.is_game_over() {
+        seen.push(pos);
+        let side = pos.side_to_move();
+        let searcher = match side {
+            Color::White => &mut *white,
+            Color::Black => &mut *black,
         };
+        let control = SearchControl::new(false);
+        let m = searcher
+            .search(&pos, limits[side.index()], &control, &mut |_| {})
+            .best
+            .expect("the game is not over");
         pos.play_unchecked(m);
-        ply += 1;
     }
+    (pos.outcome(), seen)
 }
 
 /// One training sample: features from the side to move's view, and its result.
@@ -90,19 +83,12 @@ pub fn run(
         ..Default::default()
     };
     let start = Position::start(14).expect("14 checkers");
-    let mut rng = seed;
+    let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let mut samples = Vec::new();
     let (mut ww, mut bw, mut dr) = (0, 0, 0);
     for g in 0..games {
-        let random_plies = 2 + (next_random(&mut rng) % 8) as u32;
-        let (outcome, positions) = play_game(
-            &start,
-            &mut white,
-            &mut black,
-            [&limits, &limits],
-            random_plies,
-            &mut rng,
-        );
+        let opening = random_opening(&start, rng.random_range(2..10), &mut rng);
+        let (outcome, positions) = play_game(&opening, &mut white, &mut black, [&limits, &limits]);
         match outcome {
             Outcome::Win(Color::White) => ww += 1,
             Outcome::Win(Color::Black) => bw += 1,

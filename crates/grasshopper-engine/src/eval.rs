@@ -8,8 +8,8 @@
 //! `tune.rs` and the README); the search never relies on the evaluation for
 //! proved results, which come from game ends only.
 
-use crate::rules::mask::{QA, QB, QC, QD};
-use crate::rules::{Color, Position};
+use grasshopper_rules::mask::{QA, QB, QC, QD};
+use grasshopper_rules::{Color, Position};
 
 /// Number of features.
 pub const N_FEATURES: usize = 22;

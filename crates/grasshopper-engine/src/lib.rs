@@ -10,16 +10,17 @@ pub mod baseline;
 pub mod bench;
 mod engine;
 pub mod eval;
-pub mod selfplay;
 mod time;
 mod tt;
-pub mod tune;
 
-use crate::rules::{Decided, Move, Position};
 use engine::{RootMove, Shared, TimeCheck, Worker, INF, MATE_BOUND};
+use grasshopper_rules::{Decided, Move, Position};
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 use tt::Tt;
 
@@ -74,7 +75,7 @@ pub struct SearchOptions {
     pub seed: Option<u64>,
     /// Endgame tables (`TablePath`): at a root in their phase the engine
     /// plays the tables' move and reports the proved result.
-    pub tables: Option<crate::solver::SharedTables>,
+    pub tables: Option<grasshopper_solver::SharedTables>,
     /// Evaluation weights: [`eval::WEIGHTS`] unless an experiment (a
     /// `selfplay` match between weight sets) sets others.
     pub weights: [i32; eval::N_FEATURES],
@@ -147,29 +148,52 @@ impl Default for SearchOptions {
 }
 
 /// Signals from the protocol to a running search, shared between threads.
+/// The flags are atomics (the search polls them); the mutex and condition
+/// variable let a finished infinite or ponder search sleep until released.
 #[derive(Debug, Default)]
 pub struct SearchControl {
     stop: AtomicBool,
     pondering: AtomicBool,
+    signal: Mutex<()>,
+    changed: Condvar,
 }
 
 impl SearchControl {
     /// A control for a normal (`pondering == false`) or ponder search.
     pub fn new(pondering: bool) -> SearchControl {
         SearchControl {
-            stop: AtomicBool::new(false),
             pondering: AtomicBool::new(pondering),
+            ..Default::default()
         }
     }
 
     /// Ask the search to finish now and report its best move.
     pub fn stop(&self) {
         self.stop.store(true, Ordering::SeqCst);
+        self.notify();
     }
 
     /// The opponent played the pondered move: from now on the time limits count.
     pub fn ponderhit(&self) {
         self.pondering.store(false, Ordering::SeqCst);
+        self.notify();
+    }
+
+    fn notify(&self) {
+        // Taking the lock orders the flag change before a waiter's check.
+        let _guard = self.signal.lock().unwrap_or_else(PoisonError::into_inner);
+        self.changed.notify_all();
+    }
+
+    /// Blocks until `stop`, or until `ponderhit` when `until_stop` is false.
+    fn wait_for_release(&self, until_stop: bool) {
+        let mut guard = self.signal.lock().unwrap_or_else(PoisonError::into_inner);
+        while !self.is_stopped() && (until_stop || self.is_pondering()) {
+            guard = self
+                .changed
+                .wait(guard)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
     }
 
     /// True once [`SearchControl::stop`] was called.
@@ -225,8 +249,8 @@ pub struct SearchResult {
 pub struct Searcher {
     options: SearchOptions,
     tt: Tt,
-    /// State of the random player's generator.
-    rng: u64,
+    /// The random player's generator.
+    rng: Pcg64Mcg,
 }
 
 impl fmt::Debug for Searcher {
@@ -244,13 +268,12 @@ impl Default for Searcher {
     }
 }
 
-fn seed_of(options: &SearchOptions) -> u64 {
-    options.seed.unwrap_or_else(|| {
-        let t = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64);
-        t ^ (std::process::id() as u64).rotate_left(32)
-    })
+/// The random player's generator: seeded by `--seed`, else from the OS.
+fn seed_of(options: &SearchOptions) -> Pcg64Mcg {
+    match options.seed {
+        Some(seed) => Pcg64Mcg::seed_from_u64(seed),
+        None => Pcg64Mcg::from_os_rng(),
+    }
 }
 
 /// Final line of play for a report: the searched line, completed by the
@@ -370,8 +393,8 @@ impl Searcher {
             && limits.movetime.is_none()
             && limits.depth.is_none()
             && limits.nodes.is_none();
-        while (limits.infinite || unlimited || control.is_pondering()) && !control.is_stopped() {
-            std::thread::sleep(Duration::from_millis(1));
+        if limits.infinite || unlimited || control.is_pondering() {
+            control.wait_for_release(limits.infinite || unlimited);
         }
         result
     }

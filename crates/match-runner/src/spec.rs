@@ -2,6 +2,7 @@
 //! specifications, time controls, shards and schedules. Each has `FromStr`
 //! and `Display`, and they round-trip.
 
+use engine_client::{Handshake, OptionStyle, Program};
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
@@ -20,11 +21,34 @@ impl std::error::Error for SpecError {}
 
 /// Which spelling of the protocol an engine speaks.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Dialect {
+pub enum Proto {
     /// `ugi`/`ugiok`, `uginewgame`, `p1time`/`p2time` (the default).
     Ugi,
     /// `uci`/`uciok`, `ucinewgame`, `wtime`/`btime`.
     Uci,
+}
+
+impl Proto {
+    /// The opening exchange in this spelling.
+    pub fn handshake(self) -> Handshake {
+        let (hello, ok) = match self {
+            Proto::Ugi => ("ugi", "ugiok"),
+            Proto::Uci => ("uci", "uciok"),
+        };
+        Handshake {
+            hello,
+            ok,
+            set_option: OptionStyle::SetOption,
+        }
+    }
+
+    /// The command that starts a new game.
+    pub fn new_game(self) -> &'static str {
+        match self {
+            Proto::Ugi => "uginewgame",
+            Proto::Uci => "ucinewgame",
+        }
+    }
 }
 
 /// How to start one engine and what to tell it:
@@ -39,20 +63,29 @@ pub struct EngineSpec {
     pub name: String,
     /// `setoption` pairs sent after the handshake, in order.
     pub options: Vec<(String, String)>,
-    /// The protocol dialect.
-    pub dialect: Dialect,
+    /// The protocol spelling it speaks.
+    pub proto: Proto,
     /// This engine's own time control (time odds), instead of the match's.
     pub tc: Option<TimeControl>,
 }
 
 impl EngineSpec {
+    /// How to start the program.
+    pub fn program(&self) -> Program {
+        Program {
+            cmd: self.cmd.clone(),
+            args: self.args.clone(),
+            name: self.name.clone(),
+        }
+    }
+
     /// Reads a specification from its `key=value` tokens.
     pub fn from_tokens<S: AsRef<str>>(tokens: &[S]) -> Result<EngineSpec, SpecError> {
         let mut cmd = None;
         let mut name = None;
         let mut args = Vec::new();
         let mut options = Vec::new();
-        let mut dialect = Dialect::Ugi;
+        let mut proto = Proto::Ugi;
         let mut tc = None;
         for token in tokens {
             let token = token.as_ref();
@@ -67,9 +100,9 @@ impl EngineSpec {
                 "arg" => args.push(value.to_string()),
                 "tc" => tc = Some(value.parse::<TimeControl>()?),
                 "proto" => {
-                    dialect = match value {
-                        "ugi" => Dialect::Ugi,
-                        "uci" => Dialect::Uci,
+                    proto = match value {
+                        "ugi" => Proto::Ugi,
+                        "uci" => Proto::Uci,
                         _ => {
                             return Err(SpecError(format!(
                                 "bad engine proto \"{value}\": expected ugi or uci"
@@ -112,7 +145,7 @@ impl EngineSpec {
             args,
             name,
             options,
-            dialect,
+            proto,
             tc,
         })
     }
@@ -134,7 +167,7 @@ impl fmt::Display for EngineSpec {
         for (k, v) in &self.options {
             write!(f, " option.{k}={v}")?;
         }
-        if self.dialect == Dialect::Uci {
+        if self.proto == Proto::Uci {
             f.write_str(" proto=uci")?;
         }
         if let Some(tc) = self.tc {
@@ -324,12 +357,34 @@ impl fmt::Display for Shard {
 }
 
 /// Who plays whom.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Schedule {
     /// Every engine against every other.
     RoundRobin,
     /// The first engine against each of the others.
     Gauntlet,
+}
+
+impl FromStr for Schedule {
+    type Err = SpecError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "round-robin" => Ok(Schedule::RoundRobin),
+            "gauntlet" => Ok(Schedule::Gauntlet),
+            _ => Err(SpecError(format!(
+                "bad schedule \"{s}\": expected round-robin or gauntlet"
+            ))),
+        }
+    }
+}
+
+impl fmt::Display for Schedule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Schedule::RoundRobin => "round-robin",
+            Schedule::Gauntlet => "gauntlet",
+        })
+    }
 }
 
 impl Schedule {
@@ -367,7 +422,7 @@ mod tests {
             .unwrap();
         assert_eq!(u.tc, Some(TimeControl::Nodes(500)));
         assert_eq!(u.name, "stock");
-        assert_eq!(u.dialect, Dialect::Uci);
+        assert_eq!(u.proto, Proto::Uci);
         assert_eq!(u.to_string().parse::<EngineSpec>(), Ok(u));
     }
 
@@ -464,5 +519,13 @@ mod tests {
         assert_eq!(Schedule::RoundRobin.pairings(3), [(0, 1), (0, 2), (1, 2)]);
         assert_eq!(Schedule::Gauntlet.pairings(3), [(0, 1), (0, 2)]);
         assert_eq!(Schedule::RoundRobin.pairings(2), [(0, 1)]);
+        for s in [Schedule::RoundRobin, Schedule::Gauntlet] {
+            assert_eq!(s.to_string().parse::<Schedule>(), Ok(s));
+        }
+        assert!("swiss"
+            .parse::<Schedule>()
+            .unwrap_err()
+            .0
+            .contains("\"swiss\""));
     }
 }

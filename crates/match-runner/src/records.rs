@@ -3,14 +3,17 @@
 //! record is written (and flushed) per finished game, so a killed match loses
 //! at most the games in progress; the parser reads records back for
 //! `--resume` and `match merge`, and [`GameRecord::replay`] checks them.
+//! The format is the same for every [`Game`]: its openings and moves are
+//! written and read with their `Display` and `FromStr`.
 
-use super::game::{GameResult, Termination};
-use crate::rules::{Color, Move, Outcome, Position};
+use super::game::{Game, Replayed};
+use super::outcome::{GameResult, Side, Termination};
+use super::summary::Scored;
 use std::fmt;
 
 /// One finished game.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameRecord {
+pub struct GameRecord<G: Game> {
     pub event: String,
     /// `YYYY.MM.DD`.
     pub date: String,
@@ -20,14 +23,14 @@ pub struct GameRecord {
     pub game: u8,
     pub white: String,
     pub black: String,
-    pub opening: Position,
+    pub opening: G::Opening,
     /// The time control, as `TimeControl` writes it.
     pub tc: String,
     pub result: GameResult,
     pub termination: Termination,
     /// What happened, for abnormal terminations.
     pub detail: Option<String>,
-    pub moves: Vec<Move>,
+    pub moves: Vec<G::Move>,
     /// A comment per move (the engine's score, depth and time), or empty.
     /// Written as `{...}` after the move; read back from the records.
     pub notes: Vec<String>,
@@ -52,7 +55,7 @@ fn unescape(s: &str) -> String {
     out
 }
 
-impl fmt::Display for GameRecord {
+impl<G: Game> fmt::Display for GameRecord<G> {
     /// The record as PGN-style text, ending with a blank line.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let tags = [
@@ -72,19 +75,19 @@ impl fmt::Display for GameRecord {
         }
         writeln!(f)?;
         let mut words: Vec<String> = Vec::new();
-        let mut side = self.opening.side_to_move();
+        let mut side = G::first_to_move(&self.opening);
         let mut number = 1;
         for (i, m) in self.moves.iter().enumerate() {
             match side {
-                Color::White => words.push(format!("{number}.")),
-                Color::Black if i == 0 => words.push(format!("{number}...")),
-                Color::Black => {}
+                Side::White => words.push(format!("{number}.")),
+                Side::Black if i == 0 => words.push(format!("{number}...")),
+                Side::Black => {}
             }
             words.push(m.to_string());
             if let Some(note) = self.notes.get(i).filter(|n| !n.is_empty()) {
                 words.push(format!("{{{}}}", note.replace(['{', '}'], "")));
             }
-            if side == Color::Black {
+            if side == Side::Black {
                 number += 1;
             }
             side = side.opposite();
@@ -109,57 +112,52 @@ impl fmt::Display for GameRecord {
     }
 }
 
-impl GameRecord {
+impl<G: Game> GameRecord<G> {
+    /// What the tally counts of this game.
+    pub fn scored(&self) -> Scored<'_> {
+        Scored {
+            pair: self.pair,
+            game: self.game,
+            white: &self.white,
+            black: &self.black,
+            result: self.result,
+            termination: self.termination,
+        }
+    }
+
     /// Replays the moves from the opening and checks that they are legal and
     /// lead to the recorded result (for normal terminations) or to a position
     /// where the game was still going (for forfeits).
-    pub fn replay(&self) -> Result<Position, String> {
-        let mut pos = self.opening;
-        for (i, &m) in self.moves.iter().enumerate() {
-            pos = pos
-                .play(m)
-                .map_err(|e| format!("ply {}: {m} is illegal: {e}", i + 1))?;
-        }
-        let outcome = pos.outcome();
-        match self.termination {
-            Termination::Normal => {
-                let want = match outcome {
-                    Outcome::Win(c) => GameResult::win_for(c),
-                    Outcome::Draw => GameResult::Draw,
-                    Outcome::Ongoing => {
-                        return Err(format!(
-                            "termination normal, but the game is not over after {} plies",
-                            self.moves.len()
-                        ))
-                    }
-                };
-                if want != self.result {
-                    return Err(format!(
-                        "the moves end in {want}, but the record says {}",
-                        self.result
-                    ));
-                }
-            }
-            t => {
-                if outcome != Outcome::Ongoing {
-                    return Err(format!(
-                        "termination {t}, but the game was already over by the rules"
-                    ));
-                }
+    pub fn replay(&self) -> Result<Replayed, String> {
+        let replayed = G::replay(&self.opening, &self.moves)?;
+        match (self.termination, replayed) {
+            (Termination::Normal, Replayed::Over(want)) if want != self.result => Err(format!(
+                "the moves end in {want}, but the record says {}",
+                self.result
+            )),
+            (Termination::Normal, Replayed::Ongoing { .. }) => Err(format!(
+                "termination normal, but the game is not over after {} plies",
+                self.moves.len()
+            )),
+            (Termination::Normal, _) => Ok(replayed),
+            (t, Replayed::Over(_)) => Err(format!(
+                "termination {t}, but the game was already over by the rules"
+            )),
+            (t, Replayed::Ongoing { to_move }) => {
                 // Mid-game, only the side to move can misbehave (the other
                 // engine is idle); before the first move either may fail to start.
-                let loser = pos.side_to_move();
                 let either = self.moves.is_empty() && self.result != GameResult::Draw;
-                if !either && self.result != GameResult::win_for(loser.opposite()) {
+                if !either && self.result != GameResult::win_for(to_move.opposite()) {
                     return Err(format!(
-                        "termination {t} should be a loss for {loser}, who was to move, \
+                        "termination {t} should be a loss for {}, who was to move, \
                          but the record says {}",
+                        to_move.capitalised().to_lowercase(),
                         self.result
                     ));
                 }
+                Ok(replayed)
             }
         }
-        Ok(pos)
     }
 }
 
@@ -178,9 +176,9 @@ impl fmt::Display for RecordError {
 }
 
 /// Records read from a file.
-#[derive(Debug, Default)]
-pub struct Parsed {
-    pub games: Vec<GameRecord>,
+#[derive(Debug)]
+pub struct Parsed<G: Game> {
+    pub games: Vec<GameRecord<G>>,
     /// The text ended inside a record (the runner was killed while writing it);
     /// that record is left out.
     pub truncated: bool,
@@ -189,11 +187,11 @@ pub struct Parsed {
 /// Reads every record of a records file. A damaged last record in a file
 /// that does not end with a blank line (as every complete record does) was
 /// cut off while written: it is left out and `truncated` is set.
-pub fn parse_records(text: &str) -> Result<Parsed, RecordError> {
+pub fn parse_records<G: Game>(text: &str) -> Result<Parsed<G>, RecordError> {
     match parse_all(text) {
         Err(e) if !text.ends_with("\n\n") => {
             let start = last_record_start(text);
-            let mut parsed = parse_all(&text[..start]).map_err(|_| e.clone())?;
+            let mut parsed = parse_all::<G>(&text[..start]).map_err(|_| e.clone())?;
             log::warn!("records end inside a game ({e}); that game is left out");
             parsed.truncated = true;
             Ok(parsed)
@@ -222,8 +220,11 @@ fn last_record_start(text: &str) -> usize {
     start
 }
 
-fn parse_all(text: &str) -> Result<Parsed, RecordError> {
-    let mut parsed = Parsed::default();
+fn parse_all<G: Game>(text: &str) -> Result<Parsed<G>, RecordError> {
+    let mut parsed = Parsed {
+        games: Vec::new(),
+        truncated: false,
+    };
     let mut tags: Vec<(String, String, usize)> = Vec::new();
     let mut movetext = String::new();
     let mut start = 0;
@@ -279,11 +280,11 @@ fn parse_tag(line: &str) -> Option<(String, String)> {
     Some((name.to_string(), unescape(value)))
 }
 
-fn build(
+fn build<G: Game>(
     tags: &[(String, String, usize)],
     movetext: &str,
     start: usize,
-) -> Result<GameRecord, RecordError> {
+) -> Result<GameRecord<G>, RecordError> {
     let err = |line: usize, message: String| RecordError { line, message };
     let get = |name: &str| -> Result<(&str, usize), RecordError> {
         tags.iter()
@@ -305,7 +306,7 @@ fn build(
     let (result, l) = get("Result")?;
     let result: GameResult = result.parse().map_err(|e| err(l, e))?;
     let (fen, l) = get("FEN")?;
-    let opening: Position = fen.parse().map_err(|e| err(l, format!("bad FEN: {e}")))?;
+    let opening: G::Opening = fen.parse().map_err(|e| err(l, format!("bad FEN: {e}")))?;
     let (term, l) = get("Termination")?;
     let termination: Termination = term.parse().map_err(|e| err(l, e))?;
     let (plies, plies_line) = get("Plies")?;
@@ -360,7 +361,7 @@ fn build(
             continue;
         }
         let m = word
-            .parse::<Move>()
+            .parse::<G::Move>()
             .map_err(|e| err(moves_line, e.to_string()))?;
         moves.push(m);
     }
@@ -447,6 +448,21 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grasshopper::Grasshopper;
+    use grasshopper_rules::{Color, Move, Outcome, Position};
+
+    type GameRecord = super::GameRecord<Grasshopper>;
+
+    fn side(c: Color) -> Side {
+        match c {
+            Color::White => Side::White,
+            Color::Black => Side::Black,
+        }
+    }
+
+    fn parse_records(text: &str) -> Result<Parsed<Grasshopper>, RecordError> {
+        super::parse_records(text)
+    }
 
     fn sample(moves: &[&str], opening: &str) -> GameRecord {
         let opening: Position = opening.parse().unwrap();
@@ -456,10 +472,10 @@ mod tests {
             pos = pos.play(m).unwrap();
         }
         let (result, termination, detail) = match pos.outcome() {
-            Outcome::Win(c) => (GameResult::win_for(c), Termination::Normal, None),
+            Outcome::Win(c) => (GameResult::win_for(side(c)), Termination::Normal, None),
             Outcome::Draw => (GameResult::Draw, Termination::Normal, None),
             Outcome::Ongoing => (
-                GameResult::win_for(pos.side_to_move().opposite()),
+                GameResult::win_for(side(pos.side_to_move().opposite())),
                 Termination::IllegalMove,
                 Some("Black played the illegal move bar/7: {odd} \"quoted\"".to_string()),
             ),
@@ -559,7 +575,7 @@ mod tests {
             ],
             "....../....../....../...... w 2 2 0-0 -",
         );
-        assert_eq!(won.replay().unwrap().outcome(), Outcome::Draw);
+        assert_eq!(won.replay().unwrap(), Replayed::Over(GameResult::Draw));
         won.result = GameResult::WhiteWins;
         assert!(won.replay().unwrap_err().contains("end in 1/2-1/2"));
     }

@@ -1,9 +1,9 @@
-//! One engine process: spawning it, the handshake, and reading its answers
-//! with timeouts. A reader thread turns the engine's stdout into lines on a
-//! channel, so waiting for an answer never blocks past a deadline and a dead
-//! engine shows up as a closed channel.
+//! One engine process seen from the client's side (a match runner, a GUI
+//! server, a compliance checker): spawning it, the handshake, and reading its
+//! answers with deadlines. A reader thread turns the engine's stdout into
+//! lines on a channel, so waiting for an answer never blocks past a deadline
+//! and a dead engine shows up as a closed channel. Nothing here knows a game.
 
-use super::spec::{Dialect, EngineSpec};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -14,24 +14,48 @@ use std::time::{Duration, Instant};
 const MAX_LINE: u64 = 64 * 1024;
 
 /// Why an engine could not do what it was asked.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum EngineFailure {
     /// The program could not be started at all (a setup error, not a game event).
+    #[error("cannot start: {0}")]
     Spawn(std::io::Error),
     /// The process exited or closed its pipes.
+    #[error("crashed: {0}")]
     Crashed(String),
-    /// No answer within the time allowed (`what` says to which command).
+    /// No answer within the time allowed (the text says to which command).
+    #[error("gave no answer to {0}")]
     Silent(String),
 }
 
-impl std::fmt::Display for EngineFailure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            EngineFailure::Spawn(e) => write!(f, "cannot start: {e}"),
-            EngineFailure::Crashed(what) => write!(f, "crashed: {what}"),
-            EngineFailure::Silent(what) => write!(f, "gave no answer to {what}"),
-        }
-    }
+/// How to start an engine program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Program {
+    /// The program to run.
+    pub cmd: String,
+    /// Its arguments, in order.
+    pub args: Vec<String>,
+    /// The name used in logs and reports.
+    pub name: String,
+}
+
+/// The opening exchange of a protocol: the word that starts it, the word
+/// that ends the engine's answer (`ugi`/`ugiok`, `uci`/`uciok`,
+/// `ubgi`/`ubgiok`), and how options are set.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Handshake {
+    pub hello: &'static str,
+    pub ok: &'static str,
+    /// `setoption name {name} value {value}` (UCI style) or `set {name} {value}`.
+    pub set_option: OptionStyle,
+}
+
+/// How a protocol sets an option.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum OptionStyle {
+    /// `setoption name <name> value <value>`.
+    SetOption,
+    /// `set <name> <value>`.
+    Set,
 }
 
 /// What waiting for a line gave.
@@ -44,18 +68,48 @@ pub enum Wait {
 /// A running engine.
 pub struct Engine {
     name: String,
-    dialect: Dialect,
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
 }
 
 impl Engine {
-    /// Starts the engine and performs the handshake: `ugi` (or `uci`) until
-    /// `ugiok`, the options, then `isready` until `readyok`, each within `timeout`.
-    pub fn start(spec: &EngineSpec, timeout: Duration) -> Result<Engine, EngineFailure> {
-        let mut child = Command::new(&spec.cmd)
-            .args(&spec.args)
+    /// Starts the engine and performs the handshake: `hello` until `ok`
+    /// (the lines in between are returned), the options, then `isready`
+    /// until `readyok`, each within `timeout`.
+    pub fn start(
+        program: &Program,
+        handshake: Handshake,
+        options: &[(String, String)],
+        timeout: Duration,
+    ) -> Result<(Engine, Vec<String>), EngineFailure> {
+        let mut engine = Engine::spawn(program)?;
+        engine.send(handshake.hello)?;
+        let deadline = Instant::now() + timeout;
+        let mut said = Vec::new();
+        loop {
+            match engine.recv(deadline) {
+                Wait::Line(line) if line.split_whitespace().next() == Some(handshake.ok) => break,
+                Wait::Line(line) => said.push(line),
+                Wait::Timeout => return Err(EngineFailure::Silent(handshake.hello.to_string())),
+                Wait::Closed => return Err(engine.crash_report(handshake.hello)),
+            }
+        }
+        for (k, v) in options {
+            engine.send(&match handshake.set_option {
+                OptionStyle::SetOption => format!("setoption name {k} value {v}"),
+                OptionStyle::Set => format!("set {k} {v}"),
+            })?;
+        }
+        engine.sync(timeout)?;
+        Ok((engine, said))
+    }
+
+    /// Starts the program without a handshake (for checkers that want to
+    /// see every line the engine writes).
+    pub fn spawn(program: &Program) -> Result<Engine, EngineFailure> {
+        let mut child = Command::new(&program.cmd)
+            .args(&program.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -64,7 +118,7 @@ impl Engine {
         let stdout = child.stdout.take().expect("piped");
         let stderr = child.stderr.take().expect("piped");
         let (tx, rx) = mpsc::channel();
-        let name = spec.name.clone();
+        let name = program.name.clone();
         thread::spawn(move || {
             // Bytes, not str: an engine printing invalid UTF-8 is garbage to
             // report, not a reason to stop reading.
@@ -99,34 +153,17 @@ impl Engine {
                 buf.clear();
             }
         });
-        let mut engine = Engine {
+        Ok(Engine {
             name,
-            dialect: spec.dialect,
             stdin: child.stdin.take(),
             child,
             lines: rx,
-        };
-        let (hello, ok) = match spec.dialect {
-            Dialect::Ugi => ("ugi", "ugiok"),
-            Dialect::Uci => ("uci", "uciok"),
-        };
-        engine.send(hello)?;
-        engine.expect(ok, hello, Instant::now() + timeout)?;
-        for (k, v) in &spec.options {
-            engine.send(&format!("setoption name {k} value {v}"))?;
-        }
-        engine.sync(timeout)?;
-        Ok(engine)
+        })
     }
 
     /// The engine's name.
     pub fn name(&self) -> &str {
         &self.name
-    }
-
-    /// The engine's protocol dialect.
-    pub fn dialect(&self) -> Dialect {
-        self.dialect
     }
 
     /// Sends one line.

@@ -1,5 +1,7 @@
-//! The command line: subcommands for perft (and, as they land, the daemon,
-//! match runner, solver and bench). `main` only parses and calls [`run`].
+//! The command line: the daemon (no subcommand), perft, bench, tune,
+//! selfplay, match, solve and tablegen. `main` only parses and calls [`run`].
+
+mod matches;
 
 use crate::rules::{perft, perft_divide, Position};
 use clap::{Parser, Subcommand};
@@ -113,7 +115,7 @@ pub enum Command {
         b_weights: Option<std::path::PathBuf>,
     },
     /// Play a match between engines that speak the protocol (see README).
-    Match(Box<crate::matchrunner::MatchArgs>),
+    Match(Box<matches::MatchArgs>),
     /// Solve a position exactly: value for the side to move, plies to the
     /// end under optimal play, all optimal moves, and the cost.
     Solve {
@@ -160,7 +162,7 @@ fn match_side(
     nodes: Option<u64>,
     threads: usize,
     seed: Option<u64>,
-) -> crate::search::selfplay::Side {
+) -> grasshopper_lab::selfplay::Side {
     use crate::search::{Limits, SearchOptions};
     // Time per move is the whole budget: no overhead to keep in-process.
     let options = SearchOptions {
@@ -180,7 +182,7 @@ fn match_side(
             ..Default::default()
         },
     };
-    crate::search::selfplay::Side { options, limits }
+    grasshopper_lab::selfplay::Side { options, limits }
 }
 
 fn parse_checkers(s: &str) -> Result<u8, String> {
@@ -198,7 +200,7 @@ pub enum CliError {
     /// Writing to stdout failed (e.g. a closed pipe).
     Io(std::io::Error),
     /// A match could not be played.
-    Match(crate::matchrunner::MatchError),
+    Match(match_runner::MatchError),
     /// Generating, reading or writing endgame tables failed.
     Table(crate::solver::TableError),
     /// A weights file that cannot be read.
@@ -263,7 +265,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             let stdout = std::io::stdout();
             let mut out = stdout.lock();
             let seed = seed.unwrap_or(1);
-            crate::search::tune::run(&mut out, &mut file, games, seed, nodes, epochs)?;
+            grasshopper_lab::tune::run(&mut out, &mut file, games, seed, nodes, epochs)?;
             Ok(())
         }
         Some(Command::Selfplay {
@@ -292,11 +294,11 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             sb.options.weights = read_weights(b_weights)?;
             let stdout = std::io::stdout();
             let mut out = stdout.lock();
-            crate::search::selfplay::run(&mut out, &sa, &sb, pairs, seed.unwrap_or(1), checkers)?;
+            grasshopper_lab::selfplay::run(&mut out, &sa, &sb, pairs, seed.unwrap_or(1), checkers)?;
             Ok(())
         }
         // The global --seed also seeds the match's random openings.
-        Some(Command::Match(args)) => crate::matchrunner::run(*args, seed).map_err(CliError::Match),
+        Some(Command::Match(args)) => matches::run(*args, seed).map_err(CliError::Match),
         Some(Command::Solve {
             fen,
             checkers,

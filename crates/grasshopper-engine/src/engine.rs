@@ -11,7 +11,7 @@
 
 use super::eval::{evaluate_with, N_FEATURES};
 use super::tt::{Bound, Entry, Tt};
-use crate::rules::{Color, Decided, Move, MoveKind, Position};
+use grasshopper_rules::{Color, Decided, Move, MoveKind, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 

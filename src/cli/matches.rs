@@ -1,29 +1,13 @@
-//! `grasshopper match`: plays engines that speak the protocol against each
-//! other, refereed by the rules core, and reports statistics.
-//!
-//! The parts: [`spec`] (engine specifications, time controls, shards),
-//! [`engine`] (one engine process with a reader thread and timeouts), [`game`]
-//! (the referee), [`openings`], [`records`] (PGN-style game records, written
-//! game by game and read back for `--resume` and `match merge`), [`stats`]
-//! (Elo, LOS, SPRT), [`summary`] (the tally, progress line and JSON) and
-//! [`runner`] (scheduling, concurrency, resume, shards).
+//! The `match` subcommand's command line: clap's view of the match
+//! runner's settings, turned into [`MatchSettings`] and a [`Grasshopper`]
+//! game with its openings.
 
-pub mod engine;
-pub mod game;
-pub mod openings;
-pub mod records;
-pub mod runner;
-pub mod spec;
-pub mod stats;
-pub mod summary;
-
-pub use game::{GameResult, Termination};
-pub use records::{parse_records, GameRecord};
-pub use spec::{EngineSpec, Schedule, Shard, TimeControl};
-pub use stats::{EloEstimate, Pentanomial, Sprt, Trinomial};
-
-use std::fmt;
+use match_runner::grasshopper::{parse_openings, Grasshopper, Openings};
+use match_runner::{
+    EngineSpec, MatchError, MatchSettings, MergeSettings, Schedule, Shard, Sprt, TimeControl,
+};
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// `grasshopper match`: play a match, or `match merge` the records of shards.
 #[derive(clap::Args, Debug)]
@@ -73,8 +57,8 @@ pub struct RunArgs {
     /// [default: the number of openings in --openings, else 10].
     #[arg(long)]
     pub pairs: Option<usize>,
-    /// Who plays whom.
-    #[arg(long, value_enum, default_value = "round-robin")]
+    /// Who plays whom: round-robin or gauntlet.
+    #[arg(long, default_value = "round-robin")]
     pub schedule: Schedule,
     /// Games played at once (each with its own engine processes).
     #[arg(long, default_value_t = 1)]
@@ -160,37 +144,89 @@ pub struct MergeArgs {
     pub sprt: Option<Vec<String>>,
 }
 
-/// Why a match could not be played (game events such as crashes are not errors).
-#[derive(Debug)]
-pub enum MatchError {
-    /// Bad or inconsistent settings.
-    Usage(String),
-    /// A file could not be read or written.
-    Io(PathBuf, std::io::Error),
-    /// A records file is damaged or belongs to another match.
-    Records(PathBuf, String),
-    /// An engine program could not be started at all.
-    Spawn(String, std::io::Error),
-}
-
-impl fmt::Display for MatchError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MatchError::Usage(m) => f.write_str(m),
-            MatchError::Io(p, e) => write!(f, "{}: {e}", p.display()),
-            MatchError::Records(p, m) => write!(f, "{}: {m}", p.display()),
-            MatchError::Spawn(cmd, e) => write!(f, "cannot start engine \"{cmd}\": {e}"),
-        }
-    }
-}
-
-impl std::error::Error for MatchError {}
-
 /// Runs `grasshopper match ...`; `seed` (the global `--seed`, default 1)
 /// seeds the random openings.
 pub fn run(args: MatchArgs, seed: Option<u64>) -> Result<(), MatchError> {
     match args.command {
-        Some(MatchCommand::Merge(m)) => runner::merge(m),
-        None => runner::run_match(args.run, seed.unwrap_or(1)),
+        Some(MatchCommand::Merge(m)) => match_runner::merge::<Grasshopper>(merge_settings(m)?),
+        None => {
+            let (game, default_rounds) = grasshopper_game(&args.run, seed.unwrap_or(1))?;
+            let settings = match_settings(args.run, default_rounds)?;
+            match_runner::run_match(game, settings)
+        }
     }
+}
+
+/// The game with its openings, and the number of pairs when --pairs is not
+/// given (one per opening of a file, else 10).
+fn grasshopper_game(args: &RunArgs, seed: u64) -> Result<(Grasshopper, usize), MatchError> {
+    if grasshopper_rules::Position::start(args.checkers).is_none() {
+        return Err(MatchError::Usage(format!(
+            "--checkers {}: expected an even number from 2 to 14",
+            args.checkers
+        )));
+    }
+    let openings = match &args.openings {
+        Some(path) => {
+            let text =
+                std::fs::read_to_string(path).map_err(|e| MatchError::Io(path.clone(), e))?;
+            Openings::List(parse_openings(&text).map_err(|e| MatchError::Records(path.clone(), e))?)
+        }
+        None => Openings::Random {
+            checkers: args.checkers,
+            plies: args.random_plies,
+            seed,
+        },
+    };
+    let rounds = match &openings {
+        Openings::List(l) => l.len(),
+        Openings::Random { .. } => 10,
+    };
+    Ok((Grasshopper { openings }, rounds))
+}
+
+fn parse_sprt(tokens: &Option<Vec<String>>) -> Result<Option<Sprt>, MatchError> {
+    tokens
+        .as_ref()
+        .map(|t| {
+            t.join(" ")
+                .parse::<Sprt>()
+                .map_err(|e| MatchError::Usage(e.to_string()))
+        })
+        .transpose()
+}
+
+fn match_settings(args: RunArgs, default_rounds: usize) -> Result<MatchSettings, MatchError> {
+    let engines = args
+        .engines
+        .0
+        .iter()
+        .map(|tokens| EngineSpec::from_tokens(tokens).map_err(|e| MatchError::Usage(e.0)))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(MatchSettings {
+        engines,
+        tc: args.tc,
+        margin: Duration::from_millis(args.margin),
+        timeout: Duration::from_millis(args.timeout),
+        move_timeout: Duration::from_millis(args.move_timeout),
+        rounds: args.pairs.unwrap_or(default_rounds),
+        schedule: args.schedule,
+        concurrency: args.concurrency,
+        sprt: parse_sprt(&args.sprt)?,
+        pgn: args.pgn,
+        resume: args.resume,
+        json: args.json,
+        quiet: args.quiet,
+        shard: args.shard,
+        event: args.event,
+    })
+}
+
+fn merge_settings(args: MergeArgs) -> Result<MergeSettings, MatchError> {
+    Ok(MergeSettings {
+        files: args.files,
+        pgn: args.pgn,
+        json: args.json,
+        sprt: parse_sprt(&args.sprt)?,
+    })
 }

@@ -4,22 +4,13 @@
 
 use super::eval::{evaluate_with, N_FEATURES};
 use super::{Report, Score};
-use crate::rules::{Move, Outcome, Position};
+use grasshopper_rules::{Move, Outcome, Position};
+use rand::Rng;
 use std::time::Instant;
 
-/// SplitMix64: a small, well-mixed generator (state advances by a constant).
-pub fn next_random(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// A uniformly random move of `moves` (not empty).
-pub fn random_move(moves: &[Move], rng: &mut u64) -> Move {
-    // The modulo bias over at most 96 moves is below 2^-57.
-    moves[(next_random(rng) % moves.len() as u64) as usize]
+pub fn random_move(moves: &[Move], rng: &mut impl Rng) -> Move {
+    moves[rng.random_range(0..moves.len())]
 }
 
 /// The greedy choice among `moves` (not empty): a move that wins at once,
@@ -67,7 +58,7 @@ mod tests {
     fn greedy_takes_a_win_in_one() {
         // White has scored once and has a wall on 20: bearing it off wins.
         let pos: Position = "w...../....../....../.W.... w 9 14 1-0 w1".parse().unwrap();
-        let m = greedy_move(&pos, &pos.legal_moves(), &crate::search::eval::WEIGHTS);
+        let m = greedy_move(&pos, &pos.legal_moves(), &crate::eval::WEIGHTS);
         assert_eq!(m.to_string(), "20/off");
     }
 
@@ -75,7 +66,7 @@ mod tests {
     fn random_moves_are_legal_and_vary() {
         let pos = Position::start(14).unwrap();
         let moves = pos.legal_moves();
-        let mut rng = 7;
+        let mut rng = <rand_pcg::Pcg64Mcg as rand::SeedableRng>::seed_from_u64(7);
         let picks: std::collections::HashSet<Move> =
             (0..100).map(|_| random_move(&moves, &mut rng)).collect();
         assert!(picks.iter().all(|m| moves.contains(*m)));

@@ -3,12 +3,12 @@
 //! speed figures are the engine's nodes per second.
 
 use super::{Limits, SearchControl, SearchOptions, Searcher};
-use crate::rules::Position;
+use grasshopper_rules::Position;
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
 /// The bench positions, one position string a line (`#` starts a comment).
-pub const POSITIONS: &str = include_str!("../../fixtures/bench.txt");
+pub const POSITIONS: &str = include_str!("../../../fixtures/bench.txt");
 
 /// Default bench depth.
 pub const DEFAULT_DEPTH: u32 = 10;

@@ -2,11 +2,25 @@
 //! pentanomial of completed pairs and the statistics derived from them; the
 //! progress line, the final report and the JSON summary.
 
-use super::game::Termination;
-use super::records::GameRecord;
-use super::stats::{EloEstimate, Pentanomial, Sprt, SprtDecision, Trinomial};
+use super::outcome::{GameResult, Side, Termination};
+use super::stats::{EloEstimate, EloModel, Pentanomial, Sprt, SprtDecision, Trinomial};
+use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::fmt::Write as _;
+
+/// What the tally needs of one game: which pair and game, who played it
+/// and how it ended (records and in-process matches both give this).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Scored<'a> {
+    /// The game pair's number, from 0.
+    pub pair: usize,
+    /// 1 or 2: the game within its pair (the first engine has White in game 1).
+    pub game: u8,
+    pub white: &'a str,
+    pub black: &'a str,
+    pub result: GameResult,
+    pub termination: Termination,
+}
 
 /// Two engines' results against each other, from the first engine's side
 /// (the one that has White in game 1 of their pairs).
@@ -33,45 +47,44 @@ pub struct Tally {
     pub pairings: Vec<PairingStats>,
     /// Per engine: name, points, games, in order of first appearance.
     pub engines: Vec<(String, f64, u64)>,
-    pub terminations: [u64; 5],
+    pub terminations: [u64; Termination::ALL.len()],
     pub games: u64,
 }
 
 impl Tally {
     /// Counts one game.
-    pub fn add(&mut self, r: &GameRecord) {
-        use crate::rules::Color;
+    pub fn add(&mut self, r: &Scored<'_>) {
         self.games += 1;
         let t = Termination::ALL
             .iter()
             .position(|&t| t == r.termination)
             .expect("every termination is listed");
         self.terminations[t] += 1;
-        for (name, c) in [(&r.white, Color::White), (&r.black, Color::Black)] {
+        for (name, c) in [(r.white, Side::White), (r.black, Side::Black)] {
             let half = r.result.half_points(c) as f64 / 2.0;
-            match self.engines.iter_mut().find(|e| &e.0 == name) {
+            match self.engines.iter_mut().find(|e| e.0 == name) {
                 Some(e) => {
                     e.1 += half;
                     e.2 += 1;
                 }
-                None => self.engines.push((name.clone(), half, 1)),
+                None => self.engines.push((name.to_string(), half, 1)),
             }
         }
         let (first, second, first_color) = if r.game == 1 {
-            (&r.white, &r.black, Color::White)
+            (r.white, r.black, Side::White)
         } else {
-            (&r.black, &r.white, Color::Black)
+            (r.black, r.white, Side::Black)
         };
         let idx = match self
             .pairings
             .iter()
-            .position(|p| &p.first == first && &p.second == second)
+            .position(|p| p.first == first && p.second == second)
         {
             Some(i) => i,
             None => {
                 self.pairings.push(PairingStats {
-                    first: first.clone(),
-                    second: second.clone(),
+                    first: first.to_string(),
+                    second: second.to_string(),
                     ..PairingStats::default()
                 });
                 self.pairings.len() - 1
@@ -206,84 +219,85 @@ impl Tally {
 
     /// The summary as JSON, for scripts.
     pub fn to_json(&self, sprt: Option<&Sprt>) -> String {
-        let mut s = String::from("{\n");
-        let _ = writeln!(s, "  \"games\": {},", self.games);
-        let _ = writeln!(s, "  \"pairs\": {},", self.pairs());
-        let terms: Vec<String> = Termination::ALL
+        let terminations: serde_json::Map<String, Value> = Termination::ALL
             .iter()
             .zip(self.terminations)
-            .map(|(t, n)| format!("{}: {n}", json_str(&t.to_string())))
+            .map(|(t, n)| (t.to_string(), json!(n)))
             .collect();
-        let _ = writeln!(s, "  \"terminations\": {{{}}},", terms.join(", "));
-        let engines: Vec<String> = self
+        let engines: Vec<Value> = self
             .engines
             .iter()
-            .map(|(n, p, g)| {
-                format!(
-                    "{{\"name\": {}, \"points\": {p}, \"games\": {g}}}",
-                    json_str(n)
-                )
-            })
+            .map(|(name, points, games)| json!({"name": name, "points": points, "games": games}))
             .collect();
-        let _ = writeln!(s, "  \"engines\": [{}],", engines.join(", "));
-        s.push_str("  \"pairings\": [");
-        for (i, p) in self.pairings.iter().enumerate() {
-            if i > 0 {
-                s.push(',');
-            }
-            let g = p.games;
-            let _ = write!(
-                s,
-                "\n    {{\"first\": {}, \"second\": {}, \"games\": {}, \"wins\": {}, \"losses\": {}, \"draws\": {}, \"points\": {}, \"pentanomial\": [{}]",
-                json_str(&p.first),
-                json_str(&p.second),
-                g.games(),
-                g.wins,
-                g.losses,
-                g.draws,
-                p.points(),
-                p.penta.0.map(|c| c.to_string()).join(", ")
-            );
-            let est = |name: &str, e: Option<EloEstimate>| -> String {
-                match e {
-                    None => format!(", \"{name}\": null"),
-                    Some(e) => format!(
-                        ", \"{name}\": {{\"score\": {}, \"elo\": {}, \"lower\": {}, \"upper\": {}, \"los\": {}, \"nelo\": {}}}",
-                        json_num(e.score),
-                        json_num(e.elo),
-                        json_num(e.lower),
-                        json_num(e.upper),
-                        json_num(e.los),
-                        json_num(e.nelo)
-                    ),
-                }
-            };
-            s.push_str(&est("pentanomial_elo", p.penta.elo()));
-            s.push_str(&est("trinomial_elo", g.elo()));
-            if let (Some(sprt), true) = (sprt, self.pairings.len() == 1) {
-                let llr = sprt.llr(&p.penta);
-                let (lo, hi) = sprt.bounds();
-                let _ = write!(
-                    s,
-                    ", \"sprt\": {{\"elo0\": {}, \"elo1\": {}, \"alpha\": {}, \"beta\": {}, \"model\": {}, \"llr\": {}, \"lower\": {}, \"upper\": {}, \"decision\": {}}}",
-                    json_num(sprt.elo0),
-                    json_num(sprt.elo1),
-                    json_num(sprt.alpha),
-                    json_num(sprt.beta),
-                    json_str(match sprt.model {
-                        super::stats::EloModel::Logistic => "logistic",
-                        super::stats::EloModel::Normalized => "normalized",
-                    }),
-                    json_num(llr),
-                    json_num(lo),
-                    json_num(hi),
-                    json_str(&sprt.decide(llr).to_string())
-                );
-            }
-            s.push('}');
+        let one_pairing = self.pairings.len() == 1;
+        let pairings: Vec<Value> = self
+            .pairings
+            .iter()
+            .map(|p| p.to_json(sprt.filter(|_| one_pairing)))
+            .collect();
+        let summary = json!({
+            "games": self.games,
+            "pairs": self.pairs(),
+            "terminations": terminations,
+            "engines": engines,
+            "pairings": pairings,
+        });
+        let mut text = serde_json::to_string_pretty(&summary).expect("JSON values serialise");
+        text.push('\n');
+        text
+    }
+}
+
+impl PairingStats {
+    /// This pairing's figures as JSON (with the SPRT when it applies).
+    fn to_json(&self, sprt: Option<&Sprt>) -> Value {
+        let g = self.games;
+        let mut v = json!({
+            "first": self.first,
+            "second": self.second,
+            "games": g.games(),
+            "wins": g.wins,
+            "losses": g.losses,
+            "draws": g.draws,
+            "points": self.points(),
+            "pentanomial": self.penta.0,
+            "pentanomial_elo": estimate_json(self.penta.elo()),
+            "trinomial_elo": estimate_json(g.elo()),
+        });
+        if let Some(sprt) = sprt {
+            let llr = sprt.llr(&self.penta);
+            let (lo, hi) = sprt.bounds();
+            v["sprt"] = json!({
+                "elo0": finite(sprt.elo0),
+                "elo1": finite(sprt.elo1),
+                "alpha": finite(sprt.alpha),
+                "beta": finite(sprt.beta),
+                "model": match sprt.model {
+                    EloModel::Logistic => "logistic",
+                    EloModel::Normalized => "normalized",
+                },
+                "llr": finite(llr),
+                "lower": finite(lo),
+                "upper": finite(hi),
+                "decision": sprt.decide(llr).to_string(),
+            });
         }
-        s.push_str("\n  ]\n}\n");
-        s
+        v
+    }
+}
+
+/// An Elo estimate as JSON, `null` when there is none.
+fn estimate_json(e: Option<EloEstimate>) -> Value {
+    match e {
+        None => Value::Null,
+        Some(e) => json!({
+            "score": finite(e.score),
+            "elo": finite(e.elo),
+            "lower": finite(e.lower),
+            "upper": finite(e.upper),
+            "los": finite(e.los),
+            "nelo": finite(e.nelo),
+        }),
     }
 }
 
@@ -310,56 +324,32 @@ fn percent(p: f64) -> String {
 }
 
 /// A JSON number, `null` where there is no finite value.
-fn json_num(x: f64) -> String {
+fn finite(x: f64) -> Value {
     if x.is_finite() {
-        format!("{x}")
+        json!(x)
     } else {
-        "null".to_string()
+        Value::Null
     }
-}
-
-/// A JSON string literal.
-pub fn json_str(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::game::GameResult;
     use super::*;
-    use crate::rules::Position;
 
-    fn game(pair: usize, n: u8, white: &str, black: &str, result: GameResult) -> GameRecord {
-        GameRecord {
-            event: "t".into(),
-            date: "2026.11.29".into(),
+    fn game(
+        pair: usize,
+        n: u8,
+        white: &'static str,
+        black: &'static str,
+        result: GameResult,
+    ) -> Scored<'static> {
+        Scored {
             pair,
             game: n,
-            white: white.into(),
-            black: black.into(),
-            opening: Position::start(2).unwrap(),
-            tc: "depth=1".into(),
+            white,
+            black,
             result,
             termination: Termination::Normal,
-            detail: None,
-            moves: Vec::new(),
-            notes: Vec::new(),
         }
     }
 
@@ -387,14 +377,16 @@ mod tests {
         );
         assert_eq!(p.penta, Pentanomial([1, 0, 0, 1, 0]));
         assert_eq!(t.engines, [("a".into(), 2.5, 5), ("b".into(), 2.5, 5)]);
-        let json = t.to_json(None);
-        assert!(json.contains("\"pentanomial\": [1, 0, 0, 1, 0]"), "{json}");
-        assert!(json.contains("\"wins\": 2"), "{json}");
+        let json: Value = serde_json::from_str(&t.to_json(None)).unwrap();
+        assert_eq!(json["pairings"][0]["pentanomial"], json!([1, 0, 0, 1, 0]));
+        assert_eq!(json["pairings"][0]["wins"], json!(2));
+        assert_eq!(json["terminations"]["normal"], json!(5));
     }
 
     #[test]
-    fn json_strings_are_escaped() {
-        assert_eq!(json_str("a\"b\\c\n\u{1}"), "\"a\\\"b\\\\c\\n\\u0001\"");
-        assert_eq!(json_num(f64::INFINITY), "null");
+    fn numbers_without_a_finite_value_are_null_in_json() {
+        assert_eq!(finite(f64::INFINITY), Value::Null);
+        assert_eq!(finite(f64::NAN), Value::Null);
+        assert_eq!(finite(1.5), json!(1.5));
     }
 }

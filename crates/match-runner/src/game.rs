@@ -1,0 +1,70 @@
+//! What the runner needs of a game: its openings, a referee that plays one
+//! game between two engine processes, and a replay that checks a record.
+//! Everything else (schedule, workers, records files, resume, shards,
+//! merge, statistics) is written once, over this trait.
+
+use super::outcome::{GameResult, Played, Side};
+use super::spec::{Proto, TimeControl};
+use engine_client::Engine;
+use std::fmt::{Debug, Display};
+use std::str::FromStr;
+use std::time::Duration;
+
+/// A game the runner can referee.
+pub trait Game: Send + Sync + 'static {
+    /// Where a game pair starts, as the records' FEN tag writes it.
+    type Opening: Clone + PartialEq + Debug + Display + FromStr<Err: Display> + Send + Sync;
+    /// One move, as the records write it.
+    type Move: Clone + PartialEq + Debug + Display + FromStr<Err: Display> + Send;
+
+    /// The opening of game pair round `round` (the same on every shard).
+    fn opening(&self, round: usize) -> Self::Opening;
+
+    /// Who moves first from `opening`.
+    fn first_to_move(opening: &Self::Opening) -> Side;
+
+    /// Plays one game from `opening`, White's engine first in `engines`.
+    fn play(
+        &self,
+        engines: [&mut Engine; 2],
+        opening: &Self::Opening,
+        settings: &GameSettings,
+    ) -> Played<Self::Move>;
+
+    /// Replays `moves` from `opening`, or says which one is illegal and why.
+    fn replay(opening: &Self::Opening, moves: &[Self::Move]) -> Result<Replayed, String>;
+}
+
+/// Where a replayed game stands.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Replayed {
+    /// The rules ended it with this result.
+    Over(GameResult),
+    /// It goes on, `to_move` to move.
+    Ongoing { to_move: Side },
+}
+
+/// Limits and patience for one game.
+#[derive(Copy, Clone, Debug)]
+pub struct GameSettings {
+    /// The time control of White's and of Black's engine.
+    pub tc: [TimeControl; 2],
+    /// The protocol spelling White's and Black's engine speak.
+    pub protos: [Proto; 2],
+    /// Extra time an engine may use beyond its clock or move time.
+    pub margin: Duration,
+    /// How long to wait for the handshake and for `readyok`.
+    pub timeout: Duration,
+    /// How long a move may take under `depth` and `nodes` limits.
+    pub move_timeout: Duration,
+}
+
+/// The TimeControl tag of a game: the one time control, or White's and
+/// Black's joined by " vs " when they differ (time odds).
+pub fn tc_label(white: TimeControl, black: TimeControl) -> String {
+    if white == black {
+        white.to_string()
+    } else {
+        format!("{white} vs {black}")
+    }
+}

@@ -1,0 +1,94 @@
+//! The match runner: plays engines that speak a UCI-style protocol against
+//! each other, refereed by a game's rules, and reports statistics.
+//!
+//! Game-agnostic parts: [`spec`] (engine specifications, time controls,
+//! shards, schedules), [`clock`] (clocks charged move by move), [`turn`]
+//! (asking an engine for its move), [`outcome`] (results and terminations),
+//! [`records`] (PGN-style game records, written game by game and read back
+//! for `--resume` and `match merge`), [`stats`] (Elo, LOS, SPRT),
+//! [`summary`] (the tally, progress line and JSON) and [`runner`]
+//! (scheduling, concurrency, resume, shards, merge). A game plugs in through
+//! the [`Game`] trait; [`grasshopper`] is the first.
+
+pub mod clock;
+pub mod game;
+pub mod grasshopper;
+pub mod outcome;
+pub mod records;
+pub mod runner;
+pub mod spec;
+pub mod stats;
+pub mod summary;
+pub mod turn;
+
+pub use game::{Game, GameSettings, Replayed};
+pub use outcome::{GameResult, Played, Side, Termination};
+pub use records::{parse_records, GameRecord};
+pub use runner::{merge, run_match};
+pub use spec::{EngineSpec, Proto, Schedule, Shard, SpecError, TimeControl};
+pub use stats::{EloEstimate, Pentanomial, Sprt, Trinomial};
+pub use summary::{Scored, Tally};
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Everything a match needs to know except the game.
+#[derive(Clone, Debug)]
+pub struct MatchSettings {
+    /// The engines, two or more.
+    pub engines: Vec<EngineSpec>,
+    /// The time control of engines without their own.
+    pub tc: TimeControl,
+    /// How far past its clock or move time an engine may go.
+    pub margin: Duration,
+    /// Patience for the handshake and for `readyok`.
+    pub timeout: Duration,
+    /// How long a move may take under a depth or node limit.
+    pub move_timeout: Duration,
+    /// Game pairs per pairing of engines.
+    pub rounds: usize,
+    /// Who plays whom.
+    pub schedule: Schedule,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// Stop once the SPRT decides (two engines only).
+    pub sprt: Option<Sprt>,
+    /// The records file, written game by game.
+    pub pgn: PathBuf,
+    /// Continue the match recorded in `pgn`.
+    pub resume: bool,
+    /// Where to write the JSON summary.
+    pub json: Option<PathBuf>,
+    /// No progress line.
+    pub quiet: bool,
+    /// Play only this shard of the pairs.
+    pub shard: Option<Shard>,
+    /// The records' Event tag.
+    pub event: String,
+}
+
+/// What `match merge` combines and where the result goes.
+#[derive(Clone, Debug)]
+pub struct MergeSettings {
+    pub files: Vec<PathBuf>,
+    pub pgn: Option<PathBuf>,
+    pub json: Option<PathBuf>,
+    pub sprt: Option<Sprt>,
+}
+
+/// Why a match could not be played (game events such as crashes are not errors).
+#[derive(Debug, thiserror::Error)]
+pub enum MatchError {
+    /// Bad or inconsistent settings.
+    #[error("{0}")]
+    Usage(String),
+    /// A file could not be read or written.
+    #[error("{path}: {error}", path = .0.display(), error = .1)]
+    Io(PathBuf, std::io::Error),
+    /// A records file is damaged or belongs to another match.
+    #[error("{path}: {message}", path = .0.display(), message = .1)]
+    Records(PathBuf, String),
+    /// An engine program could not be started at all.
+    #[error("cannot start engine \"{0}\": {1}")]
+    Spawn(String, std::io::Error),
+}
