@@ -146,11 +146,11 @@ pub struct MergeArgs {
 
 /// Runs `grasshopper match ...`; `seed` (the global `--seed`, default 1)
 /// seeds the random openings.
-pub fn run(args: MatchArgs, seed: Option<u64>) -> Result<(), MatchError> {
+pub fn run(args: MatchArgs, seed: u64) -> Result<(), MatchError> {
     match args.command {
         Some(MatchCommand::Merge(m)) => match_runner::merge::<Grasshopper>(merge_settings(m)?),
         None => {
-            let (game, default_rounds) = grasshopper_game(&args.run, seed.unwrap_or(1))?;
+            let (game, default_rounds) = grasshopper_game(&args.run, seed)?;
             let settings = match_settings(args.run, default_rounds)?;
             match_runner::run_match(game, settings)
         }

@@ -460,6 +460,11 @@ impl<'a> Worker<'a> {
     pub fn publish_nodes(&self) {
         self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
     }
+
+    /// Nodes searched by all threads, as last published.
+    pub fn total_nodes(&self) -> u64 {
+        self.shared.total_nodes()
+    }
 }
 
 /// Converts an internal value to a protocol score. `proven_draw` says whether

@@ -190,12 +190,12 @@ pub fn features(pos: &Position) -> [i32; N_FEATURES] {
 }
 
 /// Reads weights written by `grasshopper tune` (`... = [w1, w2, ...];`).
-pub fn parse_weights(text: &str) -> Result<[i32; N_FEATURES], String> {
+pub fn parse_weights(text: &str) -> Result<[i32; N_FEATURES], WeightsError> {
     let inner = text
         .split_once('[')
         .and_then(|(_, r)| r.rsplit_once(']'))
         .map(|(l, _)| l)
-        .ok_or_else(|| "expected a list of weights in [ ]".to_string())?;
+        .ok_or(WeightsError::NoList)?;
     // Skip the "i32; N_FEATURES" type if the whole declaration was given.
     let inner = inner.rsplit_once('[').map_or(inner, |(_, r)| r);
     let list: Vec<i32> = inner
@@ -204,11 +204,22 @@ pub fn parse_weights(text: &str) -> Result<[i32; N_FEATURES], String> {
         .filter(|s| !s.is_empty())
         .map(|s| {
             s.parse::<i32>()
-                .map_err(|_| format!("\"{s}\" is not a whole number"))
+                .map_err(|_| WeightsError::NotANumber(s.to_string()))
         })
         .collect::<Result<_, _>>()?;
     list.try_into()
-        .map_err(|l: Vec<i32>| format!("expected {N_FEATURES} weights, found {}", l.len()))
+        .map_err(|l: Vec<i32>| WeightsError::Count(l.len()))
+}
+
+/// Why a weights file (as `tune` writes it) does not read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WeightsError {
+    #[error("expected a list of weights in [ ]")]
+    NoList,
+    #[error("\"{0}\" is not a whole number")]
+    NotANumber(String),
+    #[error("expected {N_FEATURES} weights, found {0}")]
+    Count(usize),
 }
 
 /// The evaluation of `pos` with the given weights.
@@ -242,8 +253,14 @@ mod tests {
             WEIGHTS.map(|w| w.to_string()).join(", ")
         );
         assert_eq!(parse_weights(&text), Ok(WEIGHTS));
-        assert!(parse_weights("[1, 2]").unwrap_err().contains("found 2"));
-        assert!(parse_weights("[1, x]").unwrap_err().contains("\"x\""));
+        assert!(parse_weights("[1, 2]")
+            .unwrap_err()
+            .to_string()
+            .contains("found 2"));
+        assert!(parse_weights("[1, x]")
+            .unwrap_err()
+            .to_string()
+            .contains("\"x\""));
     }
 
     #[test]

@@ -332,9 +332,13 @@ impl Searcher {
         self.options = options;
     }
 
-    /// Forgets everything learnt from earlier searches (`uginewgame`).
+    /// Forgets everything learnt from earlier searches (`uginewgame`), and
+    /// restarts the random player's generator from its seed: with `--seed`,
+    /// a game's moves then depend only on the game, not on how many games
+    /// the process played before (so sharded matches replay the same games).
     pub fn clear(&mut self) {
         self.tt.clear();
+        self.rng = seed_of(&self.options);
     }
 
     /// Searches `pos` within `limits`, calling `report` with progress, until a
@@ -439,6 +443,62 @@ impl Searcher {
         start: Instant,
     ) -> SearchResult {
         self.tt.new_search();
+        let root = self.root_moves(pos, &moves);
+        let threads = self.options.threads.max(1);
+        let mut budget = time::budget(pos, limits, &self.options);
+        if root.len() == 1 {
+            // A forced move: answer at once (after one iteration).
+            budget.soft = budget.soft.map(|_| Duration::ZERO);
+        }
+        let max_depth = limits.depth.map_or(engine::MAX_PLY as i32 - 8, |d| {
+            (d as i32).clamp(1, engine::MAX_PLY as i32 - 8)
+        });
+        let shared = Shared {
+            tt: &self.tt,
+            stop: AtomicBool::new(false),
+            nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+        };
+        let weights = self.options.weights;
+        let (best, ponder) = std::thread::scope(|scope| {
+            for id in 1..threads {
+                let (shared, helper_root, pos) = (&shared, root.clone(), *pos);
+                scope.spawn(move || helper(id, shared, helper_root, &pos, max_depth, weights));
+            }
+            let mut w = Worker::new(0, &shared, root);
+            w.weights = weights;
+            w.node_limit = limits.nodes;
+            w.time = Some(TimeCheck {
+                control,
+                start,
+                was_pondering: control.is_pondering(),
+                hard: budget.hard,
+                soft: budget.soft,
+                infinite: limits.infinite,
+            });
+            let multipv = self.options.multipv.clamp(1, w.root_moves.len());
+            let line = MainLine {
+                pos,
+                multipv,
+                start,
+                tt: &self.tt,
+            };
+            let found = line.deepen(&mut w, max_depth, report);
+            shared.stop.store(true, Ordering::Relaxed);
+            found
+        });
+        // A ponder move is only ever a legal reply to the best move.
+        let ponder = ponder.filter(|&p| {
+            pos.play(best)
+                .is_ok_and(|after| after.legal_moves().contains(p))
+        });
+        SearchResult {
+            best: Some(best),
+            ponder,
+        }
+    }
+
+    /// The root moves to search, the table's move first.
+    fn root_moves(&self, pos: &Position, moves: &[Move]) -> Vec<RootMove> {
         let tt_move = self.tt.probe(pos).and_then(|e| e.mv);
         let mut root: Vec<RootMove> = moves
             .iter()
@@ -454,137 +514,143 @@ impl Searcher {
         if let Some(i) = root.iter().position(|r| Some(r.mv) == tt_move) {
             root[..=i].rotate_right(1);
         }
-        let threads = self.options.threads.max(1);
-        let multipv = self.options.multipv.clamp(1, root.len());
-        let mut budget = time::budget(pos, limits, &self.options);
-        if root.len() == 1 {
-            // A forced move: answer at once (after one iteration).
-            budget.soft = budget.soft.map(|_| Duration::ZERO);
-        }
-        let max_depth = limits.depth.map_or(engine::MAX_PLY as i32 - 8, |d| {
-            (d as i32).clamp(1, engine::MAX_PLY as i32 - 8)
-        });
-        let shared = Shared {
-            tt: &self.tt,
-            stop: AtomicBool::new(false),
-            nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
-        };
-        let shared = &shared;
-        let weights = self.options.weights;
-        let mut best = root[0].mv;
-        let mut ponder = None;
-        std::thread::scope(|scope| {
-            for id in 1..threads {
-                let helper_root = root.clone();
-                let pos = *pos;
-                scope.spawn(move || {
-                    let mut w = Worker::new(id, shared, helper_root);
-                    w.weights = weights;
-                    // Helpers start at staggered depths so that they fill
-                    // the table with different subtrees.
-                    let mut depth = 1 + (id % 2) as i32;
-                    while depth <= max_depth && !shared.stop.load(Ordering::Relaxed) {
-                        w.start_iteration();
-                        w.root_search(&pos, depth, -INF, INF, 0);
-                        depth += 1 + (id % 3 == 2 && depth > 4) as i32;
-                    }
-                    w.publish_nodes();
-                });
-            }
+        root
+    }
+}
 
-            let mut w = Worker::new(0, shared, root);
-            w.weights = weights;
-            w.node_limit = limits.nodes;
-            w.time = Some(TimeCheck {
-                control,
-                start,
-                was_pondering: control.is_pondering(),
-                hard: budget.hard,
-                soft: budget.soft,
-                infinite: limits.infinite,
-            });
-            for depth in 1..=max_depth {
-                w.start_iteration();
-                let mut root_proven = false;
-                for pv_idx in 0..multipv {
-                    let prev = w.root_moves[pv_idx].prev_score;
-                    let mut delta = 25;
-                    let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND {
-                        (prev - delta, prev + delta)
-                    } else {
-                        (-INF, INF)
-                    };
-                    loop {
-                        let (v, proven) = w.root_search(pos, depth, alpha, beta, pv_idx);
-                        if w.stopped {
-                            break;
-                        }
-                        if v <= alpha && alpha > -INF {
-                            alpha = (v - delta).max(-INF);
-                        } else if v >= beta && beta < INF {
-                            beta = (v + delta).min(INF);
-                        } else {
-                            if pv_idx == 0 {
-                                root_proven = proven;
-                            }
-                            break;
-                        }
-                        delta *= 2;
-                        if delta > 400 {
-                            (alpha, beta) = (-INF, INF);
-                        }
-                    }
-                    if w.stopped {
-                        break;
-                    }
-                }
-                if w.stopped {
-                    break;
-                }
-                best = w.root_moves[0].mv;
-                ponder = w.root_moves[0].pv.get(1).copied();
-                w.publish_nodes();
-                let nodes = shared.total_nodes();
-                let elapsed = start.elapsed();
-                let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64;
-                let hashfull = self.tt.hashfull();
-                for (i, rm) in w.root_moves[..multipv].iter().enumerate() {
-                    let proven = rm.proven && (i > 0 || root_proven);
-                    report(&Report {
-                        depth: depth as u32,
-                        seldepth: rm.seldepth.max(depth as u32),
-                        multipv: i as u32 + 1,
-                        score: engine::to_score(rm.score, proven),
-                        nodes,
-                        nps,
-                        hashfull,
-                        time: elapsed,
-                        pv: complete_line(pos, &rm.pv),
-                    });
-                }
-                let solved = root_proven && w.root_moves[..multipv].iter().all(|r| r.proven);
-                let t = w.time.as_mut().expect("main thread has a clock");
-                if solved || t.soft_passed() {
-                    break;
-                }
+/// A Lazy SMP helper thread: searches deeper and deeper until told to stop,
+/// filling the shared table. Helpers start at staggered depths so that they
+/// fill the table with different subtrees.
+fn helper(
+    id: usize,
+    shared: &Shared<'_>,
+    root: Vec<RootMove>,
+    pos: &Position,
+    max_depth: i32,
+    weights: [i32; eval::N_FEATURES],
+) {
+    let mut w = Worker::new(id, shared, root);
+    w.weights = weights;
+    let mut depth = 1 + (id % 2) as i32;
+    while depth <= max_depth && !shared.stop.load(Ordering::Relaxed) {
+        w.start_iteration();
+        w.root_search(pos, depth, -INF, INF, 0);
+        depth += 1 + (id % 3 == 2 && depth > 4) as i32;
+    }
+    w.publish_nodes();
+}
+
+/// The main thread's iterative deepening: what it searches and reports.
+struct MainLine<'a> {
+    pos: &'a Position,
+    multipv: usize,
+    start: Instant,
+    tt: &'a Tt,
+}
+
+impl MainLine<'_> {
+    /// Deepens until the depth limit, the soft time limit, a proof of the
+    /// root's value, or a stop; returns the best move and the expected reply.
+    fn deepen(
+        &self,
+        w: &mut Worker<'_>,
+        max_depth: i32,
+        report: &mut dyn FnMut(&Report),
+    ) -> (Move, Option<Move>) {
+        let mut best = (w.root_moves[0].mv, None);
+        for depth in 1..=max_depth {
+            w.start_iteration();
+            let root_proven = self.iterate(w, depth);
+            if !w.stopped {
+                best = (w.root_moves[0].mv, w.root_moves[0].pv.get(1).copied());
+                self.report(w, depth, root_proven, report);
             }
+            let solved = root_proven && w.root_moves[..self.multipv].iter().all(|r| r.proven);
+            let t = w.time.as_mut().expect("main thread has a clock");
+            if w.stopped || solved || t.soft_passed() {
+                break;
+            }
+        }
+        if w.stopped {
+            // The iteration in progress was cut short: its best move so far
+            // (sorted first) is at least as informed as the last one. The
+            // ponder move must come from that move's own line.
+            best = (w.root_moves[0].mv, w.root_moves[0].pv.get(1).copied());
+        }
+        best
+    }
+
+    /// One iteration over the MultiPV lines; whether the first line's value
+    /// is proved.
+    fn iterate(&self, w: &mut Worker<'_>, depth: i32) -> bool {
+        let mut root_proven = false;
+        for pv_idx in 0..self.multipv {
+            let proven = aspirate(w, self.pos, depth, pv_idx);
             if w.stopped {
-                // The iteration in progress was cut short: its best move so
-                // far (sorted first) is at least as informed as the last one.
-                // The ponder move must come from that move's own line.
-                best = w.root_moves[0].mv;
-                ponder = w.root_moves[0].pv.get(1).copied();
+                break;
             }
-            shared.stop.store(true, Ordering::Relaxed);
-        });
-        // A ponder move is only ever a legal reply to the best move.
-        let ponder = ponder.filter(|&p| {
-            pos.play(best)
-                .is_ok_and(|after| after.legal_moves().contains(p))
-        });
-        SearchResult {
-            best: Some(best),
-            ponder,
+            if pv_idx == 0 {
+                root_proven = proven;
+            }
+        }
+        root_proven
+    }
+
+    /// Reports the lines of a finished iteration.
+    fn report(
+        &self,
+        w: &Worker<'_>,
+        depth: i32,
+        root_proven: bool,
+        report: &mut dyn FnMut(&Report),
+    ) {
+        w.publish_nodes();
+        let nodes = w.total_nodes();
+        let elapsed = self.start.elapsed();
+        let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64;
+        let hashfull = self.tt.hashfull();
+        for (i, rm) in w.root_moves[..self.multipv].iter().enumerate() {
+            let proven = rm.proven && (i > 0 || root_proven);
+            report(&Report {
+                depth: depth as u32,
+                seldepth: rm.seldepth.max(depth as u32),
+                multipv: i as u32 + 1,
+                score: engine::to_score(rm.score, proven),
+                nodes,
+                nps,
+                hashfull,
+                time: elapsed,
+                pv: complete_line(self.pos, &rm.pv),
+            });
+        }
+    }
+}
+
+/// Searches line `pv_idx` at `depth` in an aspiration window around its
+/// last score, widening on a fail; whether the value found is proved.
+fn aspirate(w: &mut Worker<'_>, pos: &Position, depth: i32, pv_idx: usize) -> bool {
+    let prev = w.root_moves[pv_idx].prev_score;
+    let mut delta = 25;
+    let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND {
+        (prev - delta, prev + delta)
+    } else {
+        (-INF, INF)
+    };
+    loop {
+        let (v, proven) = w.root_search(pos, depth, alpha, beta, pv_idx);
+        if w.stopped {
+            return false;
+        }
+        if v <= alpha && alpha > -INF {
+            alpha = (v - delta).max(-INF);
+        } else if v >= beta && beta < INF {
+            beta = (v + delta).min(INF);
+        } else {
+            return proven;
+        }
+        delta *= 2;
+        if delta > 400 {
+            (alpha, beta) = (-INF, INF);
         }
     }
 }

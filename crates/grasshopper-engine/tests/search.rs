@@ -1,0 +1,280 @@
+//! The search's answers against the rules: proved results agree with a plain
+//! minimax, mate lines really end the game where the score says, the search
+//! is deterministic, a stop always yields a legal move, MultiPV lines are
+//! distinct and ordered, and `searchmoves` is obeyed.
+
+use grasshopper_engine::{Limits, Report, Score, SearchControl, SearchOptions, Searcher};
+use grasshopper_rules::{Move, Outcome, Position};
+use std::time::Duration;
+use testkit::oracle::{Exact, Oracle};
+use testkit::rng::{playout, random_game, rng};
+
+/// Positions `before_end` plies before the end of seeded random games with
+/// `n` checkers (near the end, where the whole tree is small).
+fn late_positions(n: u8, before_end: usize, count: usize, seed: u64) -> Vec<Position> {
+    let mut rng = rng(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let line = random_game(n, &mut rng);
+        if line.len() > before_end {
+            out.push(line[line.len() - 1 - before_end]);
+        }
+    }
+    out
+}
+
+/// Positions met in seeded random games with `n` checkers, after `plies`.
+fn random_positions(n: u8, plies: u32, count: usize, seed: u64) -> Vec<Position> {
+    let mut rng = rng(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let pos = playout(&Position::start(n).unwrap(), plies as usize, &mut rng);
+        if !pos.is_game_over() {
+            out.push(pos);
+        }
+    }
+    out
+}
+
+fn search(pos: &Position, limits: &Limits, options: SearchOptions) -> (Option<Move>, Vec<Report>) {
+    let mut s = Searcher::new(options);
+    let control = SearchControl::new(false);
+    let mut reports = Vec::new();
+    let r = s.search(pos, limits, &control, &mut |r| reports.push(r.clone()));
+    (r.best, reports)
+}
+
+fn small() -> SearchOptions {
+    SearchOptions {
+        hash_mb: 4,
+        ..Default::default()
+    }
+}
+
+/// Replays `pv` from `pos` and returns the final position (the PV must be legal).
+fn replay(pos: &Position, pv: &[Move]) -> Position {
+    let mut p = *pos;
+    for &m in pv {
+        p = p
+            .play(m)
+            .unwrap_or_else(|e| panic!("{pos}: pv {pv:?}: {e}"));
+    }
+    p
+}
+
+#[test]
+fn proved_results_agree_with_minimax_and_mate_lines_end_as_announced() {
+    let mut positions = vec![Position::start(2).unwrap()];
+    for (i, n) in [4u8, 6, 8, 14].into_iter().enumerate() {
+        for before_end in [3, 6, 9, 12, 16] {
+            positions.extend(late_positions(
+                n,
+                before_end,
+                2,
+                10 * i as u64 + before_end as u64,
+            ));
+        }
+    }
+    let (mut wins, mut losses, mut draws) = (0, 0, 0);
+    for pos in positions {
+        // Given the exact value of the position (small enough trees only),
+        let Some(exact) = Oracle::bounded(200_000).solve(&pos) else {
+            continue;
+        };
+        // when searched without a depth limit (it stops once it has a proof),
+        let limits = Limits {
+            depth: Some(120),
+            ..Default::default()
+        };
+        let (best, reports) = search(&pos, &limits, small());
+        let last = reports.last().expect("a report");
+        let best = best.expect("a move");
+        assert_eq!(last.pv.first(), Some(&best), "{pos}");
+        // then the score is the proof, and its line ends the game as announced.
+        let end = replay(&pos, &last.pv);
+        let us = pos.side_to_move();
+        match last.score {
+            Score::Mate(n) if n > 0 => {
+                wins += 1;
+                let Exact::Win(plies) = exact else {
+                    panic!("{pos}: search says mate {n}, minimax {exact:?}")
+                };
+                let plies = plies as i32;
+                assert_eq!(n, (plies + 1) / 2, "{pos}: mate distance");
+                assert_eq!(end.outcome(), Outcome::Win(us), "{pos}: pv {:?}", last.pv);
+                assert_eq!(last.pv.len() as i32, plies, "{pos}: pv {:?}", last.pv);
+            }
+            Score::Mate(n) => {
+                losses += 1;
+                let Exact::Loss(plies) = exact else {
+                    panic!("{pos}: search says mate {n}, minimax {exact:?}")
+                };
+                let plies = plies as i32;
+                assert_eq!(-n, plies / 2, "{pos}: mate distance");
+                assert_eq!(
+                    end.outcome(),
+                    Outcome::Win(us.opposite()),
+                    "{pos}: pv {:?}",
+                    last.pv
+                );
+                assert_eq!(last.pv.len() as i32, plies, "{pos}: pv {:?}", last.pv);
+            }
+            Score::Draw => {
+                draws += 1;
+                assert_eq!(exact, Exact::Draw, "{pos}: search says draw");
+            }
+            Score::Cp(cp) => {
+                panic!("{pos}: no proof after a full search (cp {cp}, minimax {exact:?})")
+            }
+        }
+    }
+    eprintln!("proved: {wins} wins, {losses} losses, {draws} draws");
+    // The sample covers all three results.
+    assert!(
+        wins > 0 && losses > 0 && draws > 0,
+        "{wins} {losses} {draws}"
+    );
+}
+
+#[test]
+fn fixed_depth_and_fixed_nodes_searches_repeat_exactly() {
+    let positions = random_positions(14, 10, 3, 4);
+    for pos in positions {
+        for limits in [
+            Limits {
+                depth: Some(7),
+                ..Default::default()
+            },
+            Limits {
+                nodes: Some(20_000),
+                ..Default::default()
+            },
+        ] {
+            let a = search(&pos, &limits, small());
+            let b = search(&pos, &limits, small());
+            let strip = |r: &[Report]| -> Vec<(u32, Score, u64, Vec<Move>)> {
+                r.iter()
+                    .map(|r| (r.depth, r.score, r.nodes, r.pv.clone()))
+                    .collect()
+            };
+            assert_eq!(a.0, b.0, "{pos}");
+            assert_eq!(strip(&a.1), strip(&b.1), "{pos}");
+        }
+    }
+}
+
+#[test]
+fn a_stop_at_any_moment_yields_a_legal_move() {
+    let pos = random_positions(14, 8, 1, 5)[0];
+    let legal = pos.legal_moves();
+    for wait_us in [0u64, 10, 100, 1000, 5000] {
+        let mut s = Searcher::new(small());
+        let control = SearchControl::new(false);
+        let limits = Limits {
+            infinite: true,
+            ..Default::default()
+        };
+        let best = std::thread::scope(|scope| {
+            let h = scope.spawn(|| s.search(&pos, &limits, &control, &mut |_| {}));
+            std::thread::sleep(Duration::from_micros(wait_us));
+            control.stop();
+            h.join().unwrap()
+        });
+        let m = best.best.expect("a move");
+        assert!(legal.contains(m), "{m} after {wait_us} us");
+        if let Some(p) = best.ponder {
+            let after = pos.play(m).unwrap();
+            assert!(after.legal_moves().contains(p), "ponder {p} after {m}");
+        }
+    }
+    // Stopped before it starts, too.
+    let mut s = Searcher::new(small());
+    let control = SearchControl::new(false);
+    control.stop();
+    let r = s.search(&pos, &Limits::default(), &control, &mut |_| {});
+    assert!(legal.contains(r.best.unwrap()));
+}
+
+fn order(s: Score) -> i64 {
+    match s {
+        Score::Mate(n) if n > 0 => 1_000_000 - n as i64,
+        Score::Mate(n) => -1_000_000 - n as i64,
+        Score::Draw => 0,
+        Score::Cp(c) => c as i64,
+    }
+}
+
+#[test]
+fn multipv_lines_are_distinct_legal_and_ordered() {
+    for pos in random_positions(14, 12, 3, 6) {
+        let legal = pos.legal_moves();
+        let k = 4.min(legal.len());
+        let opts = SearchOptions {
+            multipv: k,
+            ..small()
+        };
+        let limits = Limits {
+            depth: Some(6),
+            ..Default::default()
+        };
+        let (best, reports) = search(&pos, &limits, opts);
+        let depth = reports.last().unwrap().depth;
+        let lines: Vec<&Report> = reports.iter().filter(|r| r.depth == depth).collect();
+        assert_eq!(lines.len(), k, "{pos}");
+        let firsts: Vec<Move> = lines.iter().map(|r| r.pv[0]).collect();
+        for (i, r) in lines.iter().enumerate() {
+            assert_eq!(r.multipv as usize, i + 1);
+            assert!(legal.contains(r.pv[0]));
+            assert!(
+                !firsts[..i].contains(&r.pv[0]),
+                "{pos}: repeated {}",
+                r.pv[0]
+            );
+            if i > 0 {
+                assert!(
+                    order(lines[i - 1].score) >= order(r.score),
+                    "{pos}: {lines:?}"
+                );
+            }
+        }
+        assert_eq!(best, Some(firsts[0]));
+    }
+}
+
+#[test]
+fn searchmoves_restrict_the_root() {
+    for pos in random_positions(14, 9, 3, 7) {
+        let legal = pos.legal_moves();
+        let allowed: Vec<Move> = legal.iter().rev().take(2).copied().collect();
+        let limits = Limits {
+            depth: Some(5),
+            searchmoves: allowed.clone(),
+            ..Default::default()
+        };
+        let (best, reports) = search(&pos, &limits, small());
+        assert!(allowed.contains(&best.unwrap()), "{pos}");
+        assert!(reports.iter().all(|r| allowed.contains(&r.pv[0])));
+    }
+}
+
+#[test]
+fn a_ponder_search_waits_for_ponderhit_then_plays_a_legal_move() {
+    // Given a ponder search with a short move time,
+    let pos = random_positions(14, 10, 1, 8)[0];
+    let mut s = Searcher::new(small());
+    let control = SearchControl::new(true);
+    let limits = Limits {
+        movetime: Some(Duration::from_millis(30)),
+        ..Default::default()
+    };
+    let result = std::thread::scope(|scope| {
+        let h = scope.spawn(|| s.search(&pos, &limits, &control, &mut |_| {}));
+        // when the move time has long passed, it is still pondering,
+        std::thread::sleep(Duration::from_millis(100));
+        assert!(!h.is_finished(), "returned while pondering");
+        // and after ponderhit it finishes on its own, with a legal move.
+        control.ponderhit();
+        h.join().unwrap()
+    });
+    assert!(pos.legal_moves().contains(result.best.unwrap()));
+}

@@ -1,0 +1,7 @@
+//! The rules crate against RULES.md and against an independent naive model
+//! (testkit): one test binary, a module per concern.
+
+mod examples;
+mod naive;
+mod perft;
+mod props;

@@ -1,0 +1,17 @@
+//! The `grasshopper` binary, spawned as users and scripts run it: the
+//! protocol daemon (transcripts, protocol.md's examples, fuzzing), the match
+//! runner with fake and real engines, perft, and the solver's commands. One
+//! test binary, a module per concern.
+
+mod match_engine;
+mod match_faults;
+mod match_runner;
+mod perft;
+mod protocol_daemon;
+mod protocol_fuzz;
+mod protocol_sessions;
+mod solver_cli;
+mod solver_protocol;
+
+/// The binary under test.
+pub const BIN: &str = env!("CARGO_BIN_EXE_grasshopper");

@@ -1,0 +1,225 @@
+//! Misbehaving engines: each produces the right termination, loses, is
+//! restarted for the next game, and the match completes.
+
+use match_runner::grasshopper::Grasshopper;
+use match_runner::{parse_records, GameResult, Termination};
+type GameRecord = match_runner::GameRecord<Grasshopper>;
+use std::path::PathBuf;
+use std::process::Command;
+
+fn engines_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/engines")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("match_faults");
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    let _ = std::fs::remove_file(&p);
+    p
+}
+
+/// Plays `pairs` pairs of the naive engine against `bad` (engine settings)
+/// and returns the records.
+fn match_against(tag: &str, bad: &[&str], pairs: u32, extra: &[&str]) -> Vec<GameRecord> {
+    let pgn = scratch(&format!("{tag}.pgn"));
+    let naive = engines_dir().join("naive.py");
+    let out = Command::new(crate::BIN)
+        .arg("match")
+        .args([
+            "--engine",
+            &format!("cmd={}", naive.display()),
+            "name=naive",
+        ])
+        .arg("--engine")
+        .args(bad)
+        .args(["--tc", "depth=1", "--checkers", "4", "--random-plies", "2"])
+        .args(["--pairs", &pairs.to_string(), "-q", "--timeout", "1000"])
+        .arg("--pgn")
+        .arg(&pgn)
+        .args(extra)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{tag}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let parsed = parse_records::<Grasshopper>(&text).unwrap();
+    assert!(!parsed.truncated);
+    for g in &parsed.games {
+        g.replay()
+            .unwrap_or_else(|e| panic!("{tag} {}.{}: {e}", g.pair + 1, g.game));
+    }
+    parsed.games
+}
+
+/// Every game lost by `loser` with `termination`, the detail containing `why`.
+fn assert_all_lost(games: &[GameRecord], loser: &str, termination: Termination, why: &str) {
+    assert!(!games.is_empty());
+    for g in games {
+        let want = if g.white == loser {
+            GameResult::BlackWins
+        } else {
+            GameResult::WhiteWins
+        };
+        assert_eq!(g.result, want, "{g}");
+        assert_eq!(g.termination, termination, "{g}");
+        let detail = g.detail.as_deref().unwrap_or("");
+        assert!(detail.contains(why), "wanted \"{why}\" in \"{detail}\"");
+    }
+}
+
+fn script(name: &str) -> String {
+    format!("cmd={}", engines_dir().join(name).display())
+}
+
+#[test]
+fn an_illegal_move_loses_with_the_move_and_the_reason() {
+    // Given an engine that answers every go with bar/7
+    let games = match_against("illegal", &[&script("illegal.sh"), "name=bad"], 1, &[]);
+    // Then both games end as illegal moves, quoting the move and the rule
+    assert_eq!(games.len(), 2);
+    assert_all_lost(
+        &games,
+        "bad",
+        Termination::IllegalMove,
+        "bar/7: checkers enter only on points 1-6",
+    );
+}
+
+#[test]
+fn a_crash_loses_and_the_engine_is_restarted() {
+    // Given an engine that dies at its first go
+    let games = match_against("crash", &[&script("crash.sh"), "name=bad"], 2, &[]);
+    // Then every game (four: the engine was started again each time) is a crash
+    assert_eq!(games.len(), 4);
+    assert_all_lost(&games, "bad", Termination::Crash, "exited");
+}
+
+#[test]
+fn a_crash_in_mid_game_keeps_the_moves_and_the_next_game_gets_a_fresh_process() {
+    // Given a naive engine that exits after two moves of its own in a game
+    let naive = script("naive.py");
+    let games = match_against(
+        "crash_mid",
+        &[
+            &naive,
+            "name=bad",
+            "arg=--fail-after",
+            "arg=2",
+            "arg=--fail",
+            "arg=crash",
+        ],
+        1,
+        &[],
+    );
+    assert_all_lost(&games, "bad", Termination::Crash, "exited");
+    // Then each game has the moves before the crash: the restarted process
+    // played its two moves in game 2 as well.
+    for g in &games {
+        assert!(g.moves.len() >= 4, "{g}");
+    }
+}
+
+#[test]
+fn an_engine_that_never_answers_stalls() {
+    // Given an engine that never says anything
+    let games = match_against(
+        "silent",
+        &[&script("silent.sh"), "name=bad"],
+        1,
+        &["--timeout", "1500"],
+    );
+    assert_all_lost(
+        &games,
+        "bad",
+        Termination::Stall,
+        "engine gave no answer to ugi",
+    );
+}
+
+#[test]
+fn an_engine_that_stops_answering_mid_game_stalls() {
+    let naive = script("naive.py");
+    let games = match_against(
+        "silent_mid",
+        &[
+            &naive,
+            "name=bad",
+            "arg=--fail-after",
+            "arg=1",
+            "arg=--fail",
+            "arg=silent",
+        ],
+        1,
+        &["--timeout", "1500", "--move-timeout", "300"],
+    );
+    assert_all_lost(&games, "bad", Termination::Stall, "no answer to isready");
+}
+
+#[test]
+fn garbage_is_skipped_and_an_unreadable_move_loses() {
+    // Given an engine that prints noise and invalid UTF-8 around its answers
+    let games = match_against("garbage", &[&script("garbage.sh"), "name=bad"], 1, &[]);
+    // Then the handshake survives the noise, and its "move" is refused
+    assert_all_lost(
+        &games,
+        "bad",
+        Termination::IllegalMove,
+        "unreadable move: bad move \"!!@@##\"",
+    );
+}
+
+#[test]
+fn a_flood_of_output_is_read_in_pieces_and_the_move_after_it_counts() {
+    // Given an engine that prints a 3 MB line before its move bar/7
+    let games = match_against("flood", &[&script("flood.sh"), "name=bad"], 1, &[]);
+    // Then the runner reads past the flood and refuses the move
+    assert_all_lost(
+        &games,
+        "bad",
+        Termination::IllegalMove,
+        "bar/7: checkers enter only on points 1-6",
+    );
+}
+
+#[test]
+fn a_slow_engine_forfeits_on_time() {
+    // Given an engine that thinks 500 ms on its second move, under movetime=50
+    let naive = script("naive.py");
+    let games = match_against(
+        "slow",
+        &[
+            &naive,
+            "name=bad",
+            "arg=--fail-after",
+            "arg=1",
+            "arg=--fail",
+            "arg=slow",
+        ],
+        1,
+        &["--tc", "movetime=50", "--margin", "50", "--timeout", "3000"],
+    );
+    assert_all_lost(&games, "bad", Termination::TimeForfeit, "within 100 ms");
+}
+
+#[test]
+fn a_missing_program_is_an_error_not_a_game() {
+    let out = Command::new(crate::BIN)
+        .arg("match")
+        .args(["--engine", "cmd=/nonexistent/engine", "name=a"])
+        .args(["--engine", &script("naive.py"), "name=b"])
+        .args(["--tc", "depth=1", "--pairs", "1", "-q"])
+        .arg("--pgn")
+        .arg(scratch("missing.pgn"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cannot start engine \"/nonexistent/engine\""),
+        "{err}"
+    );
+}
