@@ -78,12 +78,14 @@ marked_pids() {
   done
 }
 
-# Sends TERM to the given pids, waits up to 10 s, then KILLs what is left.
+# stop_pids GRACE PID...: sends TERM, waits up to GRACE seconds, then KILLs
+# what is left (slurmstepd, for one, ignores TERM).
 stop_pids() {
+  local grace=$1 i p left
+  shift
   [ $# -gt 0 ] || return 0
   kill -TERM "$@" 2>/dev/null
-  local i p left
-  for i in $(seq 50); do
+  for i in $(seq $((grace * 5))); do
     left=()
     for p in "$@"; do
       # A zombie (state Z) has ended; only its parent can reap it.
@@ -94,7 +96,7 @@ stop_pids() {
     [ ${#left[@]} -eq 0 ] && return 0
     sleep 0.2
   done
-  echo "   still running after 10 s, killing: ${left[*]}"
+  echo "   still running after $grace s, killing: ${left[*]}"
   kill -KILL "${left[@]}" 2>/dev/null
   return 0
 }
@@ -113,17 +115,13 @@ cleanup() {
         [ -s "$f" ] && { echo "--- last lines of $f"; tail -n 15 "$f"; }
       done
     fi
-    # Cancel the jobs first (slurmd then kills their processes), then stop
-    # the daemons, then anything still carrying this run's mark.
-    if [ -n "$CTLD_PID" ] && kill -0 "$CTLD_PID" 2>/dev/null; then
-      local j
-      for j in $JOB $JOB2; do scancel "$j" 2>/dev/null; done
-    fi
-    [ -n "$REF_PID" ] && stop_pids "$REF_PID"
-    # shellcheck disable=SC2086
-    stop_pids $SLURMD_PID $CTLD_PID
-    stop_pids $(marked_pids "$WORK")
-    [ -n "$MUNGED_PID" ] && stop_pids "$MUNGED_PID"
+    # The daemons, the unsharded run and whatever carries this run's mark
+    # (job steps, runners, engines), then munged.
+    # shellcheck disable=SC2046,SC2086
+    {
+      stop_pids 5 $REF_PID $SLURMD_PID $CTLD_PID $(marked_pids "$WORK")
+      stop_pids 5 $(marked_pids "$WORK") $MUNGED_PID
+    }
     wait 2>/dev/null
     cd / && rm -rf "$WORK"
     echo "   stopped the daemons and jobs, removed $WORK"
@@ -138,8 +136,8 @@ cleanup() {
   exit "$rc"
 }
 trap cleanup EXIT
-trap 'echo "interrupted"; exit 130' INT
-trap 'echo "terminated"; exit 143' TERM HUP
+trap 'bad "interrupted (SIGINT)"; exit 130' INT
+trap 'bad "terminated (SIGTERM or SIGHUP)"; exit 143' TERM HUP
 
 die() { # a step that the rest depends on failed
   bad "$*"
@@ -204,7 +202,7 @@ old=$(marked_pids "$PREFIX\\.[A-Za-z0-9]+")
 if [ -n "$old" ]; then
   echo "   stopping processes of a killed earlier run: $(echo $old)"
   # shellcheck disable=SC2086
-  stop_pids $old
+  stop_pids 2 $old
 fi
 for d in "$PREFIX".*; do
   [ -d "$d" ] && { echo "   removing $d"; rm -rf "$d"; }
@@ -283,14 +281,13 @@ else
   die "job text: README's block and tools/slurm-check.sh's SUBST table disagree"
 fi
 
-# The unsharded run plays alongside the array (it is the slow part).
-(
-  cd "$RUN/ref" || exit 1
-  t=$(now)
-  env "$MARK=$WORK" bash reference.sh >reference.out 2>&1
+# The unsharded run plays alongside the array (it is the slow part); its
+# wrapper is a new bash, so that it carries the mark too.
+env "$MARK=$WORK" bash -c 'cd "$1" || exit 1
+  s=$(date +%s%N)
+  bash reference.sh >reference.out 2>&1
   echo $? >reference.rc
-  since "$t" >reference.time
-) 9>&- &
+  echo $((($(date +%s%N) - s) / 100000000)) | sed "s/.$/.&/; s/^\./0./" >reference.time' _ "$RUN/ref" 9>&- &
 REF_PID=$!
 
 # ---------------------------------------------------------------------------
