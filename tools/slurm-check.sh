@@ -13,6 +13,7 @@
 # waits, merges, and compares with one unsharded run of the same text. On
 # exit, success or failure, it stops what it started and removes what it
 # wrote; at start it does the same for what a killed earlier run left behind.
+# shellcheck disable=SC2016 # single quotes keep README's $HOME and awk's $1
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -157,13 +158,15 @@ wait_for() {
 
 # Game records -> one line per complete game (a record ending with its
 # result): "pair.game|White|Black|Result|Termination|FEN|moves", the moves
-# without their comments (which hold times). With raw=1: "pair.game", a tab
-# and the record's exact text, its newlines as \001.
+# with their comments (score and depth) less the time each move took, on one
+# line. With raw=1: "pair.game", a tab and the record's exact text, its
+# newlines as \001.
 GAMES_AWK='
 function flush(  n, w, t) {
   if (round == "") return
   t = text
-  gsub(/[{][^}]*[}]/, " ", t); gsub(/[ \t]+/, " ", t); sub(/^ /, "", t); sub(/ $/, "", t)
+  gsub(/[ \t]+/, " ", t); sub(/^ /, "", t); sub(/ $/, "", t)
+  gsub(/ [0-9]+ms[}]/, "}", t); gsub(/[{][0-9]+ms[}]/, "{}", t)
   n = split(t, w, " ")
   if (n > 0 && w[n] == result) {
     sub(/\001+$/, "", rec) # a kill may cut the blank line that ends a record
@@ -200,7 +203,7 @@ exec 9>"$LOCK"
 flock -n 9 || die "another slurm check holds $LOCK"
 old=$(marked_pids "$PREFIX\\.[A-Za-z0-9]+")
 if [ -n "$old" ]; then
-  echo "   stopping processes of a killed earlier run: $(echo $old)"
+  echo "   stopping processes of a killed earlier run: ${old//$'\n'/ }"
   # shellcheck disable=SC2086
   stop_pids 2 $old
 fi
@@ -397,11 +400,13 @@ array_done() { [ -z "$(squeue -h -j "$JOB,$JOB2" -o %i 2>/dev/null)" ]; }
 wait_for 300 array_done || die "the array did not finish within 300 s: $(squeue -h -j "$JOB,$JOB2" -o '%i %T' | tr '\n' ' ')"
 squeue -t all -j "$JOB,$JOB2" -o '%.8i %.10T %.20S %.20e %.8M' | sed 's/^/   /'
 states=$(squeue -h -t all -j "$JOB,$JOB2" -o '%i %T' | sort | tr '\n' ' ')
-want=""
-for i in $(seq "$SHARDS"); do
-  if [ "$i" = "$KILLED" ]; then want+="${JOB}_$i CANCELLED "; else want+="${JOB}_$i COMPLETED "; fi
-done
-want=$(printf '%s\n' $want "${JOB2}_$KILLED" COMPLETED | paste -d' ' - - | sort | tr '\n' ' ')
+want=$(
+  for i in $(seq "$SHARDS"); do
+    if [ "$i" = "$KILLED" ]; then echo "${JOB}_$i CANCELLED"; else echo "${JOB}_$i COMPLETED"; fi
+  done
+  echo "${JOB2}_$KILLED COMPLETED"
+)
+want=$(printf '%s\n' "$want" | sort | tr '\n' ' ')
 if [ "$states" = "$want" ]; then
   ok "array done: $states"
 else
@@ -418,7 +423,7 @@ rounds=$(games_sorted all.pgn | cut -d'|' -f1)
 own=1
 for i in $(seq "$SHARDS"); do
   # Shard i holds exactly the pairs p (from 1) with (p - 1) mod SHARDS = i - 1.
-  want_i=$(printf '%s\n' $expect_rounds | awk -F. -v i="$i" -v n="$SHARDS" '($1 - 1) % n == i - 1')
+  want_i=$(printf '%s\n' "$expect_rounds" | awk -F. -v i="$i" -v n="$SHARDS" '($1 - 1) % n == i - 1')
   [ "$(games_sorted "shard-$i.pgn" | cut -d'|' -f1)" = "$want_i" ] || { own=0; echo "   shard-$i.pgn does not hold exactly its own pairs"; }
 done
 if [ "$merge_rc" -eq 0 ] && [ "$rounds" = "$expect_rounds" ] && [ "$own" = 1 ]; then
@@ -430,15 +435,16 @@ fi
 # The lost-nothing check: the killed shard's complete pairs head the final
 # record byte for byte (with their per-move times, which a replay rewrites).
 kept=$(complete_pairs "$WORK/killed.pgn")
-raw_games "$WORK/killed.pgn" | awk -F'\t' -v keep="$(echo $kept)" '
+kept=${kept//$'\n'/ }
+raw_games "$WORK/killed.pgn" | awk -F'\t' -v keep="$kept" '
   BEGIN { n = split(keep, k, " "); for (i = 1; i <= n; i++) want[k[i]] = 1 }
   { split($1, r, "."); if (r[1] in want) print }' | sort -t. -k1,1n -k2,2n >"$WORK/kept.raw"
 raw_games "shard-$KILLED.pgn" | head -n "$((2 * kept_pairs))" >"$WORK/final-head.raw"
 final_games=$(games "shard-$KILLED.pgn" | count)
 if [ "$kept_pairs" -ge 1 ] && cmp -s "$WORK/kept.raw" "$WORK/final-head.raw" && [ "$final_games" -eq "$shard_games" ]; then
-  ok "killed shard lost nothing: its $kept_pairs complete pairs ($(echo $kept | tr ' ' ,)) head the resumed shard-$KILLED.pgn byte for byte; the resumed task played the other $((shard_games - 2 * kept_pairs)) games"
+  ok "killed shard lost nothing: its $kept_pairs complete pairs (${kept// /,}) head the resumed shard-$KILLED.pgn byte for byte; the resumed task played the other $((shard_games - 2 * kept_pairs)) games"
 else
-  bad "killed shard: complete pairs at the kill ($(echo $kept)) are not kept unchanged at the head of shard-$KILLED.pgn ($final_games games)"
+  bad "killed shard: complete pairs at the kill ($kept) are not kept unchanged at the head of shard-$KILLED.pgn ($final_games games)"
 fi
 
 wait_for 300 test -s ref/reference.rc || die "the unsharded run did not finish within 300 s of the array"
@@ -451,7 +457,7 @@ games_sorted all.pgn >"$WORK/merged.games"
 games_sorted ref/reference.pgn >"$WORK/reference.games"
 if [ "$ref_rc" = 0 ] && [ "$(count <"$WORK/reference.games")" -eq "$((2 * PAIRS))" ] &&
   cmp -s "$WORK/merged.games" "$WORK/reference.games" && cmp -s all.json ref/reference.json; then
-  ok "same as unsharded: the merged $((2 * PAIRS)) games have the unsharded run's moves, results and terminations, and all.json = its JSON summary"
+  ok "same as unsharded: the merged $((2 * PAIRS)) games have the unsharded run's moves (with each move's score and depth), results and terminations, and all.json = its JSON summary"
 else
   diff "$WORK/reference.games" "$WORK/merged.games" | cut -c1-160 | head -n 20 | sed 's/^/   /'
   diff ref/reference.json all.json | head -n 20 | sed 's/^/   /'
