@@ -1,6 +1,7 @@
 //! Helpers that let rules tests state their positions the way RULES.md does:
 //! `given("white lone 2, black lone 7, white wall 8")`.
 
+use crate::naive::checkers_on;
 use grasshopper_rules::{Color, Move, MoveKind, Point, Position};
 
 /// Builds a position from a readable description, a comma-separated list of:
@@ -70,15 +71,9 @@ pub fn given_fen(spec: &str) -> String {
             _ => fail(format!("cannot read {item:?}")),
         }
     }
-    let count = |lone: char, wall: char| -> u32 {
-        board
-            .iter()
-            .map(|&s| (s == lone) as u32 + 2 * (s == wall) as u32)
-            .sum()
-    };
     let used = [
-        count('w', 'W') + 2 * score.0 + to_enter[0].unwrap_or(0),
-        count('b', 'B') + 2 * score.1 + to_enter[1].unwrap_or(0),
+        checkers_on(&board, 'w') + 2 * score.0 + to_enter[0].unwrap_or(0),
+        checkers_on(&board, 'b') + 2 * score.1 + to_enter[1].unwrap_or(0),
     ];
     let n = n.unwrap_or_else(|| {
         let most = used[0].max(used[1]).max(2);

@@ -344,15 +344,9 @@ pub fn random_fen(rng: &mut impl Rng) -> String {
             }
             run = format!("{}{}", letter(last), 1 + won as u32);
         }
-        let count = |lone: char, wall: char| -> u32 {
-            board
-                .iter()
-                .map(|&s| (s == lone) as u32 + 2 * (s == wall) as u32)
-                .sum()
-        };
         let used = [
-            count('w', 'W') + 2 * score[0],
-            count('b', 'B') + 2 * score[1],
+            checkers_on(&board, 'w') + 2 * score[0],
+            checkers_on(&board, 'b') + 2 * score[1],
         ];
         let most = used[0].max(used[1]).max(1);
         let mut n = most + most % 2;
@@ -376,4 +370,14 @@ pub fn random_fen(rng: &mut impl Rng) -> String {
             score[1]
         );
     }
+}
+
+/// Checkers of the colour whose lone checker is written `lone` ('w' or 'b';
+/// its wall is the capital) on a board of position-string letters.
+pub fn checkers_on(board: &[char; 24], lone: char) -> u32 {
+    let wall = lone.to_ascii_uppercase();
+    board
+        .iter()
+        .map(|&s| (s == lone) as u32 + 2 * (s == wall) as u32)
+        .sum()
 }
