@@ -1,0 +1,17 @@
+//! The rules of classic backgammon (RULES-backgammon.md): positions, dice,
+//! legal moves, checked play, cube, game and match state, and the text forms
+//! of GNU Backgammon and eXtreme Gammon. Pure: no dependencies, no I/O.
+
+mod base64;
+mod board;
+mod dice;
+mod movegen;
+mod moves;
+
+pub use base64::Base64Error;
+pub use board::{
+    Board, BoardError, KeyError, ParsePointError, ParsePositionIdError, Point, PositionIdFault,
+    PositionKey, Side, CHECKERS,
+};
+pub use dice::{Dice, ParseDiceError};
+pub use moves::{Move, MoveList, Step};
