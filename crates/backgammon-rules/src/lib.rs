@@ -7,6 +7,8 @@ mod board;
 mod dice;
 mod movegen;
 mod moves;
+mod notation;
+mod play;
 
 pub use base64::Base64Error;
 pub use board::{
@@ -15,3 +17,5 @@ pub use board::{
 };
 pub use dice::{Dice, ParseDiceError};
 pub use moves::{Move, MoveList, Step};
+pub use notation::{ParseMoveError, TypedMove, TypedPath};
+pub use play::{IllegalMove, MoveError, Reason};

@@ -25,21 +25,21 @@ use crate::moves::{Move, MoveList, Step};
 use std::mem::MaybeUninit;
 
 /// Bit of the bar in a mask of the mover's points.
-const BAR_BIT: u32 = 1 << 25;
+pub(crate) const BAR_BIT: u32 = 1 << 25;
 /// Points 1..=24.
 const POINTS: u32 = 0x01FF_FFFE;
 /// Slots 7..=25: a checker there keeps its side from bearing off.
-const OUTSIDE: u32 = 0x03FF_FF80;
+pub(crate) const OUTSIDE: u32 = 0x03FF_FF80;
 
 /// The position being generated from, as words and masks in the mover's numbering.
 #[derive(Copy, Clone)]
-struct State {
-    me: u128,
-    opp: u128,
+pub(crate) struct State {
+    pub(crate) me: u128,
+    pub(crate) opp: u128,
     /// Bit p (1..=25): the mover has a checker on p.
-    occ: u32,
+    pub(crate) occ: u32,
     /// Bit p (1..=24): exactly one opposing checker on the mover's p.
-    blots: u32,
+    pub(crate) blots: u32,
 }
 
 impl State {
@@ -83,7 +83,7 @@ fn compress(x: u128) -> u32 {
 /// The generation state of `board` and the mask of points the mover cannot
 /// land on.
 #[inline(always)]
-fn start(board: &Board) -> (State, u32) {
+pub(crate) fn start(board: &Board) -> (State, u32) {
     let [me, opp] = board.sides;
     let (occ, _) = slot_masks(me);
     let (theirs, many) = slot_masks(opp);
@@ -120,7 +120,7 @@ fn sources(occ: u32, blocked: u32, d: u32) -> u32 {
 
 /// The state after the mover plays die `d` from `from` (hitting a blot).
 #[inline(always)]
-fn step(s: &State, from: u32, d: u32) -> State {
+pub(crate) fn step(s: &State, from: u32, d: u32) -> State {
     let to = from.saturating_sub(d);
     let mut n = *s;
     n.me = s.me - nib(from) + nib(to);
