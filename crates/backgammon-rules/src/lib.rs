@@ -5,10 +5,12 @@
 mod base64;
 mod board;
 mod dice;
+mod matchid;
 mod movegen;
 mod moves;
 mod notation;
 mod play;
+mod xgid;
 
 pub use base64::Base64Error;
 pub use board::{
@@ -16,6 +18,11 @@ pub use board::{
     PositionKey, Side, CHECKERS,
 };
 pub use dice::{Dice, ParseDiceError};
+pub use matchid::{
+    CubeOwner, GameState, GnubgId, MatchIdFault, MatchState, ParseGnubgIdError, ParseMatchIdError,
+    Player, WinKind,
+};
 pub use moves::{Move, MoveList, Step};
 pub use notation::{ParseMoveError, TypedMove, TypedPath};
 pub use play::{IllegalMove, MoveError, Reason};
+pub use xgid::{XgDice, Xgid, XgidError};
