@@ -318,12 +318,12 @@ impl Board {
         let mut counts = [[0u8; 25]; 2];
         let mut at = 0u32;
         for side in [1, 0] {
-            for i in 0..25 {
+            for count in counts[side].iter_mut() {
                 let run = (!(bits >> at)).trailing_zeros();
                 if at + run >= 80 {
                     return Err(KeyError::TooLong);
                 }
-                counts[side][i] = run.min(255) as u8;
+                *count = run.min(255) as u8;
                 at += run + 1;
             }
         }
