@@ -5,6 +5,7 @@
 mod base64;
 mod board;
 mod dice;
+mod game;
 mod matchid;
 mod movegen;
 mod moves;
@@ -18,6 +19,7 @@ pub use board::{
     PositionKey, Side, CHECKERS,
 };
 pub use dice::{Dice, ParseDiceError};
+pub use game::{win_kind, Decision, Ending, Game, GameError, GameResult, NoDouble, Rules};
 pub use matchid::{
     CubeOwner, GameState, GnubgId, MatchIdFault, MatchState, ParseGnubgIdError, ParseMatchIdError,
     Player, WinKind,
