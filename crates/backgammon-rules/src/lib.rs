@@ -4,7 +4,9 @@
 
 mod base64;
 mod board;
+mod cli;
 mod dice;
+mod draw;
 mod game;
 mod matchid;
 mod movegen;
@@ -18,7 +20,9 @@ pub use board::{
     Board, BoardError, KeyError, ParsePointError, ParsePositionIdError, Point, PositionIdFault,
     PositionKey, Side, CHECKERS,
 };
+pub use cli::{moves_report, parse_position, show_report, CliError};
 pub use dice::{Dice, ParseDiceError};
+pub use draw::draw_board;
 pub use game::{win_kind, Decision, Ending, Game, GameError, GameResult, NoDouble, Rules};
 pub use matchid::{
     CubeOwner, GameState, GnubgId, MatchIdFault, MatchState, ParseGnubgIdError, ParseMatchIdError,
