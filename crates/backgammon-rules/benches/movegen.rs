@@ -4,8 +4,9 @@
 //! `backgammon`, with the ratios. Best of several runs (the machine is shared).
 //!
 //! `cargo bench -p backgammon-rules --bench movegen`; `BENCH_PAIRS` sets the
-//! number of random-board pairs (default 10000) and `BENCH_SECS` the time
-//! each measurement runs (default 1).
+//! number of random-board pairs (default 10000), `BENCH_SECS` the time
+//! each measurement runs (default 1), and `BENCH_PEERS=0` skips the other
+//! crates (for profiling ours, e.g. under `valgrind --tool=callgrind`).
 
 #[path = "../tests/support/mod.rs"]
 mod support;
@@ -99,6 +100,15 @@ fn main() {
         total
     });
 
+    if env_number("BENCH_PEERS", 1.0) == 0.0 {
+        println!(
+            "backgammon-rules: {:.0} positions/s, {:.0} moves/s, {:.1} ns/position",
+            ours * n,
+            ours * our_moves as f64,
+            1e9 / (ours * n)
+        );
+        return;
+    }
     let bk: Vec<_> = pairs.iter().map(|(b, d)| to_bkgm(b, *d)).collect();
     let (bkgm_rate, bkgm_moves) = measure(secs, || {
         bk.iter()

@@ -21,7 +21,7 @@
 
 use crate::board::{nib, slot, Board};
 use crate::dice::Dice;
-use crate::moves::{Move, MoveList, Step};
+use crate::moves::{Move, MoveList};
 use std::mem::MaybeUninit;
 
 /// Bit of the bar in a mask of the mover's points.
@@ -40,15 +40,6 @@ pub(crate) struct State {
     pub(crate) occ: u32,
     /// Bit p (1..=24): exactly one opposing checker on the mover's p.
     pub(crate) blots: u32,
-}
-
-impl State {
-    #[inline(always)]
-    fn board(&self) -> Board {
-        Board {
-            sides: [self.me, self.opp],
-        }
-    }
 }
 
 /// One bit per slot of a side word, set when the slot's count is at least
@@ -118,26 +109,66 @@ fn sources(occ: u32, blocked: u32, d: u32) -> u32 {
     m
 }
 
+/// Per slot: a one in that slot's nibble (32 entries, so that an index
+/// masked with 31 needs no bounds check). Loads are cheaper than shifting
+/// a 128-bit one by a variable amount, which took a sixth of the time.
+static NIB: [u128; 32] = {
+    let mut t = [0u128; 32];
+    let mut i = 0;
+    while i < 26 {
+        t[i] = nib(i as u32);
+        i += 1;
+    }
+    t
+};
+
+/// Per slot: fifteen in that slot's nibble (the nibble's mask).
+static NIB_MASK: [u128; 32] = {
+    let mut t = [0u128; 32];
+    let mut i = 0;
+    while i < 26 {
+        t[i] = 15 * nib(i as u32);
+        i += 1;
+    }
+    t
+};
+
+/// Per mover's point p: what a hit on p adds to the opponent's word (their
+/// checker leaves their point 25 - p for their bar).
+static HIT: [u128; 32] = {
+    let mut t = [0u128; 32];
+    let mut p = 1;
+    while p < 25 {
+        t[p] = nib(25).wrapping_sub(nib(25 - p as u32));
+        p += 1;
+    }
+    t
+};
+
 /// The state after the mover plays die `d` from `from` (hitting a blot).
 #[inline(always)]
 pub(crate) fn step(s: &State, from: u32, d: u32) -> State {
     let to = from.saturating_sub(d);
+    let (from, to) = (from & 31, to & 31);
+    let f = NIB[from as usize];
     let mut n = *s;
-    n.me = s.me - nib(from) + nib(to);
-    if slot(s.me, from) == 1 {
+    n.me = s.me - f + NIB[to as usize];
+    // One checker there before the step: the point empties.
+    if s.me & NIB_MASK[from as usize] == f {
         n.occ &= !(1 << from);
     }
     n.occ |= (1 << to) & !1;
     if s.blots & (1 << to) != 0 {
-        n.opp = s.opp - nib(25 - to) + nib(25);
+        n.opp = s.opp.wrapping_add(HIT[to as usize]);
         n.blots &= !(1 << to);
     }
     n
 }
 
+/// The step of die `d` from `from`, packed as `Move::from_packed` reads it.
 #[inline(always)]
-fn mk(from: u32, d: u32) -> Step {
-    Step::raw(from, from.saturating_sub(d))
+fn mk(from: u32, d: u32) -> u64 {
+    (from | from.saturating_sub(d) << 8) as u64
 }
 
 /// Iterates the set bits of a mask, lowest first.
@@ -187,16 +218,16 @@ impl Seen {
             ^ (s.opp as u64).rotate_left(43)
             ^ ((s.opp >> 64) as u64);
         let mut i = (h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize;
-        let board = s.board();
         loop {
             // SAFETY: entries 0..=mask were initialised in `new`.
             let e = unsafe { self.table[i].assume_init() } as usize;
             if e == 0 {
                 self.table[i] = MaybeUninit::new(list.len() as u16 + 1);
-                list.push(m, board);
+                list.push_sides(m, s.me, s.opp);
                 return;
             }
-            if list.boards()[e - 1] == board {
+            let seen = &list.boards()[e - 1].sides;
+            if seen[0] == s.me && seen[1] == s.opp {
                 return;
             }
             i = (i + 1) & self.mask;
@@ -210,7 +241,7 @@ fn non_double(board: &Board, hi: u32, lo: u32, list: &mut MoveList) {
     let first_lo = sources(s0.occ, blocked, lo);
     let firsts = (first_hi.count_ones() + first_lo.count_ones()) as usize;
     let mut seen = Seen::new(firsts * (s0.occ.count_ones() as usize + 1));
-    let two = |a: Step, b: Step| Move::from_raw([a, b, a, a], 2);
+    let two = |a: u64, b: u64| Move::from_packed(a | b << 16, 2);
     for p in bits(first_hi) {
         let s1 = step(&s0, p, hi);
         for q in bits(sources(s1.occ, blocked, lo)) {
@@ -232,8 +263,8 @@ fn non_double(board: &Board, hi: u32, lo: u32, list: &mut MoveList) {
             (lo, first_lo)
         };
         for p in bits(from) {
-            let s = mk(p, d);
-            list.push(Move::from_raw([s; 4], 1), step(&s0, p, d).board());
+            let after = step(&s0, p, d);
+            list.push_sides(Move::from_packed(mk(p, d), 1), after.me, after.opp);
         }
     }
 }
@@ -241,13 +272,13 @@ fn non_double(board: &Board, hi: u32, lo: u32, list: &mut MoveList) {
 /// Adds a double's move of `len` steps if no longer one has been found,
 /// dropping shorter ones first when it is the longest yet.
 #[inline(always)]
-fn record(list: &mut MoveList, best: &mut usize, steps: [Step; 4], len: usize, s: &State) {
+fn record(list: &mut MoveList, best: &mut usize, steps: u64, len: usize, s: &State) {
     if len > *best {
         list.clear();
         *best = len;
     }
     if len == *best {
-        list.push(Move::from_raw(steps, len as u8), s.board());
+        list.push_sides(Move::from_packed(steps, len as u8), s.me, s.opp);
     }
 }
 
@@ -261,23 +292,23 @@ fn double(board: &Board, d: u32, list: &mut MoveList) {
         let a = mk(p1, d);
         let from2 = sources(s1.occ, blocked, d) & upto(p1);
         if from2 == 0 {
-            record(list, &mut best, [a; 4], 1, &s1);
+            record(list, &mut best, a, 1, &s1);
             continue;
         }
         for p2 in bits(from2) {
             let s2 = step(&s1, p2, d);
-            let b = mk(p2, d);
+            let ab = a | mk(p2, d) << 16;
             let from3 = sources(s2.occ, blocked, d) & upto(p2);
             if from3 == 0 {
-                record(list, &mut best, [a, b, a, a], 2, &s2);
+                record(list, &mut best, ab, 2, &s2);
                 continue;
             }
             for p3 in bits(from3) {
                 let s3 = step(&s2, p3, d);
-                let c = mk(p3, d);
+                let abc = ab | mk(p3, d) << 32;
                 let from4 = sources(s3.occ, blocked, d) & upto(p3);
                 if from4 == 0 {
-                    record(list, &mut best, [a, b, c, a], 3, &s3);
+                    record(list, &mut best, abc, 3, &s3);
                     continue;
                 }
                 if best < 4 {
@@ -285,8 +316,9 @@ fn double(board: &Board, d: u32, list: &mut MoveList) {
                     best = 4;
                 }
                 for p4 in bits(from4) {
-                    let m = Move::from_raw([a, b, c, mk(p4, d)], 4);
-                    list.push(m, step(&s3, p4, d).board());
+                    let m = Move::from_packed(abc | mk(p4, d) << 48, 4);
+                    let after = step(&s3, p4, d);
+                    list.push_sides(m, after.me, after.opp);
                 }
             }
         }
@@ -297,7 +329,11 @@ impl Board {
     /// Every legal move of the player on roll with `dice`, one per resulting
     /// position, each with the board it leads to. When nothing can be played
     /// the list holds the one move [`Move::PASS`].
-    #[inline]
+    ///
+    /// The list is returned by value, and Rust copies all of its fixed
+    /// capacity (about 120 KiB) when it moves: loops should keep one list and
+    /// call [`Board::legal_moves_into`].
+    #[inline(always)]
     pub fn legal_moves(&self, dice: Dice) -> MoveList {
         let mut list = MoveList::new();
         self.legal_moves_into(dice, &mut list);

@@ -8,6 +8,7 @@ use std::mem::MaybeUninit;
 /// One checker moved by one die: from a point or the bar to a lower point or
 /// off. Two bytes.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(C)]
 pub struct Step {
     from: u8,
     to: u8,
@@ -29,6 +30,7 @@ impl Step {
 
     #[inline(always)]
     pub(crate) const fn raw(from: u32, to: u32) -> Step {
+        debug_assert!(from > to && from <= 25);
         Step {
             from: from as u8,
             to: to as u8,
@@ -103,8 +105,13 @@ impl Move {
         self.len += 1;
     }
 
+    /// The move of `len` steps packed two bytes a step (from, then to),
+    /// the first step in the lowest bytes; bytes past `len` steps are zero.
     #[inline(always)]
-    pub(crate) const fn from_raw(steps: [Step; 4], len: u8) -> Move {
+    pub(crate) fn from_packed(steps: u64, len: u8) -> Move {
+        // SAFETY: `Step` is `repr(C)` of two `u8`s, so `[Step; 4]` has the
+        // layout of `[u8; 8]` and every byte pattern is a value of it.
+        let steps = unsafe { std::mem::transmute::<[u8; 8], [Step; 4]>(steps.to_le_bytes()) };
         Move { steps, len }
     }
 
@@ -177,10 +184,25 @@ impl MoveList {
 
     #[inline(always)]
     pub(crate) fn push(&mut self, m: Move, b: Board) {
-        // The capacity argument above means this never fires; indexing keeps
-        // it memory-safe if it ever did.
+        self.push_sides(m, b.sides[0], b.sides[1]);
+    }
+
+    /// Appends a move and the board of these two side words. The words are
+    /// stored one by one: building the board on the stack and copying it
+    /// whole makes a 32-byte load wait for the smaller stores that built
+    /// it, which cost a fifth of generation time.
+    #[inline(always)]
+    pub(crate) fn push_sides(&mut self, m: Move, me: u128, opp: u128) {
+        // The capacity argument above means the index never overflows;
+        // indexing keeps it memory-safe if it ever did.
         self.moves[self.len] = MaybeUninit::new(m);
-        self.boards[self.len] = MaybeUninit::new(b);
+        let board = self.boards[self.len].as_mut_ptr();
+        // SAFETY: `board` points to a slot of our array; the fields are
+        // written through raw pointers without reading the uninitialised slot.
+        unsafe {
+            std::ptr::addr_of_mut!((*board).sides[0]).write(me);
+            std::ptr::addr_of_mut!((*board).sides[1]).write(opp);
+        }
         self.len += 1;
     }
 

@@ -291,7 +291,8 @@ impl Board {
     /// together they play as many dice as possible (the larger die when only
     /// one can be played). Else why not.
     pub fn apply(&self, dice: Dice, m: &Move) -> Result<Board, IllegalMove> {
-        let legal = self.legal_moves(dice);
+        let mut legal = MoveList::new();
+        self.legal_moves_into(dice, &mut legal);
         let refuse = |reason| IllegalMove {
             text: self.move_steps_text(m, false),
             reason,
@@ -328,7 +329,8 @@ impl Board {
                 reason,
             })
         };
-        let legal = self.legal_moves(dice);
+        let mut legal = MoveList::new();
+        self.legal_moves_into(dice, &mut legal);
         if typed.is_pass() {
             return match legal.moves()[0].is_pass() {
                 true => Ok(Move::PASS),

@@ -42,13 +42,14 @@ impl Rng {
 /// more random roll.
 pub fn game_pairs(rng: &mut Rng, games: usize) -> Vec<(Board, Dice)> {
     let mut out = Vec::new();
+    let mut moves = backgammon_rules::MoveList::new();
     for _ in 0..games {
         let mut board = Board::START;
         loop {
             let dice = rng.dice();
             out.push((board, dice));
             out.push((board, rng.dice()));
-            let moves = board.legal_moves(dice);
+            board.legal_moves_into(dice, &mut moves);
             let pick = rng.below(moves.len() as u64) as usize;
             let next = moves.boards()[pick];
             if next.off(backgammon_rules::Side::OnRoll) == 15 {
