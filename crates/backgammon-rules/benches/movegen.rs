@@ -57,7 +57,10 @@ fn to_backgammon(board: &Board, dice: Dice) -> backgammon::rules::Board {
     use backgammon::rules::prelude::*;
     let mut b = Board::new();
     b.empty_board().unwrap();
-    for (side, player) in [(Side::OnRoll, Player::Player0), (Side::Opponent, Player::Player1)] {
+    for (side, player) in [
+        (Side::OnRoll, Player::Player0),
+        (Side::Opponent, Player::Player1),
+    ] {
         for p in Point::points() {
             let n = board.count(side, p) as i8;
             if n > 0 {
@@ -65,7 +68,10 @@ fn to_backgammon(board: &Board, dice: Dice) -> backgammon::rules::Board {
                     .unwrap();
             }
         }
-        for (place, n) in [(Position::Bar, board.bar(side)), (Position::Off, board.off(side))] {
+        for (place, n) in [
+            (Position::Bar, board.bar(side)),
+            (Position::Off, board.off(side)),
+        ] {
             if n > 0 {
                 b.set_checkers(player, place, n as i8).unwrap();
             }
@@ -86,9 +92,15 @@ fn main() {
     let secs = env_number("BENCH_SECS", 1.0);
     let mut rng = Rng::new(7);
     let mut pairs = game_pairs(&mut rng, 100);
-    pairs.extend(board_pairs(&mut rng, env_number("BENCH_PAIRS", 10_000.0) as usize));
+    pairs.extend(board_pairs(
+        &mut rng,
+        env_number("BENCH_PAIRS", 10_000.0) as usize,
+    ));
     let n = pairs.len() as f64;
-    println!("{} (position, dice) pairs: random games and random boards", pairs.len());
+    println!(
+        "{} (position, dice) pairs: random games and random boards",
+        pairs.len()
+    );
 
     let mut list = MoveList::new();
     let (ours, our_moves) = measure(secs, || {
@@ -112,7 +124,9 @@ fn main() {
     let bk: Vec<_> = pairs.iter().map(|(b, d)| to_bkgm(b, *d)).collect();
     let (bkgm_rate, bkgm_moves) = measure(secs, || {
         bk.iter()
-            .map(|(p, d)| bkgm::legal_positions_with::<bkgm::ClassicRules, 15>(*black_box(p), d).len())
+            .map(|(p, d)| {
+                bkgm::legal_positions_with::<bkgm::ClassicRules, 15>(*black_box(p), d).len()
+            })
             .sum()
     });
     let disagree = pairs

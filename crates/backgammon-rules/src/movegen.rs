@@ -133,6 +133,23 @@ static NIB_MASK: [u128; 32] = {
     t
 };
 
+/// Per die d and slot p: what playing d from p adds to the mover's word
+/// (a checker leaves p for p - d, or off).
+static DELTA: [[u128; 32]; 8] = {
+    let mut t = [[0u128; 32]; 8];
+    let mut d = 1;
+    while d <= 6 {
+        let mut p = 1;
+        while p <= 25 {
+            let to = (p as u32).saturating_sub(d as u32);
+            t[d][p] = nib(to).wrapping_sub(nib(p as u32));
+            p += 1;
+        }
+        d += 1;
+    }
+    t
+};
+
 /// Per mover's point p: what a hit on p adds to the opponent's word (their
 /// checker leaves their point 25 - p for their bar).
 static HIT: [u128; 32] = {
@@ -150,19 +167,29 @@ static HIT: [u128; 32] = {
 pub(crate) fn step(s: &State, from: u32, d: u32) -> State {
     let to = from.saturating_sub(d);
     let (from, to) = (from & 31, to & 31);
-    let f = NIB[from as usize];
+    let (me, opp) = finish(s, from, d);
     let mut n = *s;
-    n.me = s.me - f + NIB[to as usize];
+    n.me = me;
+    n.opp = opp;
     // One checker there before the step: the point empties.
-    if s.me & NIB_MASK[from as usize] == f {
+    if s.me & NIB_MASK[from as usize] == NIB[from as usize] {
         n.occ &= !(1 << from);
     }
     n.occ |= (1 << to) & !1;
-    if s.blots & (1 << to) != 0 {
-        n.opp = s.opp.wrapping_add(HIT[to as usize]);
-        n.blots &= !(1 << to);
-    }
+    n.blots &= !(1 << to);
     n
+}
+
+/// The two side words after the mover plays die `d` from `from`: a
+/// [`step`] without the masks, for the last step of a move.
+#[inline(always)]
+fn finish(s: &State, from: u32, d: u32) -> (u128, u128) {
+    let to = from.saturating_sub(d) & 31;
+    let me = s.me.wrapping_add(DELTA[d as usize & 7][from as usize & 31]);
+    // All ones when the landing point holds a blot, else zero: no branch
+    // to mispredict on hits.
+    let hit = 0u128.wrapping_sub(((s.blots >> to) & 1) as u128);
+    (me, s.opp.wrapping_add(HIT[to as usize] & hit))
 }
 
 /// The step of die `d` from `from`, packed as `Move::from_packed` reads it.
@@ -212,22 +239,22 @@ impl Seen {
     }
 
     #[inline(always)]
-    fn push(&mut self, list: &mut MoveList, m: Move, s: &State) {
-        let h = (s.me as u64)
-            ^ ((s.me >> 64) as u64).rotate_left(29)
-            ^ (s.opp as u64).rotate_left(43)
-            ^ ((s.opp >> 64) as u64);
+    fn push(&mut self, list: &mut MoveList, m: Move, (me, opp): (u128, u128)) {
+        let h = (me as u64)
+            ^ ((me >> 64) as u64).rotate_left(29)
+            ^ (opp as u64).rotate_left(43)
+            ^ ((opp >> 64) as u64);
         let mut i = (h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize;
         loop {
             // SAFETY: entries 0..=mask were initialised in `new`.
             let e = unsafe { self.table[i].assume_init() } as usize;
             if e == 0 {
                 self.table[i] = MaybeUninit::new(list.len() as u16 + 1);
-                list.push_sides(m, s.me, s.opp);
+                list.push_sides(m, me, opp);
                 return;
             }
             let seen = &list.boards()[e - 1].sides;
-            if seen[0] == s.me && seen[1] == s.opp {
+            if seen[0] == me && seen[1] == opp {
                 return;
             }
             i = (i + 1) & self.mask;
@@ -245,14 +272,14 @@ fn non_double(board: &Board, hi: u32, lo: u32, list: &mut MoveList) {
     for p in bits(first_hi) {
         let s1 = step(&s0, p, hi);
         for q in bits(sources(s1.occ, blocked, lo)) {
-            seen.push(list, two(mk(p, hi), mk(q, lo)), &step(&s1, q, lo));
+            seen.push(list, two(mk(p, hi), mk(q, lo)), finish(&s1, q, lo));
         }
     }
     for q in bits(first_lo) {
         let s1 = step(&s0, q, lo);
         // A second step legal at the start was played first above.
         for p in bits(sources(s1.occ, blocked, hi) & !first_hi) {
-            seen.push(list, two(mk(q, lo), mk(p, hi)), &step(&s1, p, hi));
+            seen.push(list, two(mk(q, lo), mk(p, hi)), finish(&s1, p, hi));
         }
     }
     if list.is_empty() {
@@ -263,8 +290,8 @@ fn non_double(board: &Board, hi: u32, lo: u32, list: &mut MoveList) {
             (lo, first_lo)
         };
         for p in bits(from) {
-            let after = step(&s0, p, d);
-            list.push_sides(Move::from_packed(mk(p, d), 1), after.me, after.opp);
+            let (me, opp) = finish(&s0, p, d);
+            list.push_sides(Move::from_packed(mk(p, d), 1), me, opp);
         }
     }
 }
@@ -317,8 +344,8 @@ fn double(board: &Board, d: u32, list: &mut MoveList) {
                 }
                 for p4 in bits(from4) {
                     let m = Move::from_packed(abc | mk(p4, d) << 48, 4);
-                    let after = step(&s3, p4, d);
-                    list.push_sides(m, after.me, after.opp);
+                    let (me, opp) = finish(&s3, p4, d);
+                    list.push_sides(m, me, opp);
                 }
             }
         }
