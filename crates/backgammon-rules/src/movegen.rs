@@ -13,16 +13,18 @@
 //! generator only plays starts in non-increasing order and meets every
 //! resulting position exactly once: no duplicate check is needed.
 //!
-//! Other rolls: both orders of the dice are tried. The second order skips a
-//! second step that was already legal as a first step (the first order
-//! played that same pair of steps), and a small open-addressing table of
-//! resulting boards removes the duplicates that remain (one checker moved
-//! via either intermediate point, and the like).
+//! Other rolls: both orders of the dice are tried. Two sequences reach the
+//! same position only when they play the same two steps in the other
+//! order, or when they move one checker through the other intermediate
+//! point (or a checker and the one that refills its point), or bear off
+//! the same two checkers with the dice swapped. The second order skips a
+//! second step already legal as a first step (the first order played that
+//! pair), and the other cases are recognised from the masks, so no
+//! duplicate is ever generated and none needs looking up.
 
 use crate::board::{nib, slot, Board};
 use crate::dice::Dice;
 use crate::moves::{Move, MoveList};
-use std::mem::MaybeUninit;
 
 /// Bit of the bar in a mask of the mover's points.
 pub(crate) const BAR_BIT: u32 = 1 << 25;
@@ -210,76 +212,47 @@ fn bits(mut m: u32) -> impl Iterator<Item = u32> {
     })
 }
 
-/// Upper bound on table entries: ample room for the at most a few hundred
-/// distinct moves of a non-double roll.
-const TABLE_MAX: usize = 2048;
-
-/// Keeps the first move to each resulting board (open addressing, indices
-/// into the move list plus one).
-struct Seen {
-    table: [MaybeUninit<u16>; TABLE_MAX],
-    shift: u32,
-    mask: usize,
-}
-
-impl Seen {
-    /// A table for at most `bound` moves, kept at most half full.
-    #[inline(always)]
-    fn new(bound: usize) -> Seen {
-        let size = (2 * bound).next_power_of_two().clamp(16, TABLE_MAX);
-        let mut table = [const { MaybeUninit::uninit() }; TABLE_MAX];
-        for e in &mut table[..size] {
-            *e = MaybeUninit::new(0);
-        }
-        Seen {
-            table,
-            shift: 64 - size.trailing_zeros(),
-            mask: size - 1,
-        }
-    }
-
-    #[inline(always)]
-    fn push(&mut self, list: &mut MoveList, m: Move, (me, opp): (u128, u128)) {
-        let h = (me as u64)
-            ^ ((me >> 64) as u64).rotate_left(29)
-            ^ (opp as u64).rotate_left(43)
-            ^ ((opp >> 64) as u64);
-        let mut i = (h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize;
-        loop {
-            // SAFETY: entries 0..=mask were initialised in `new`.
-            let e = unsafe { self.table[i].assume_init() } as usize;
-            if e == 0 {
-                self.table[i] = MaybeUninit::new(list.len() as u16 + 1);
-                list.push_sides(m, me, opp);
-                return;
-            }
-            let seen = &list.boards()[e - 1].sides;
-            if seen[0] == me && seen[1] == opp {
-                return;
-            }
-            i = (i + 1) & self.mask;
-        }
-    }
-}
-
 fn non_double(board: &Board, hi: u32, lo: u32, list: &mut MoveList) {
     let (s0, blocked) = start(board);
     let first_hi = sources(s0.occ, blocked, hi);
     let first_lo = sources(s0.occ, blocked, lo);
-    let firsts = (first_hi.count_ones() + first_lo.count_ones()) as usize;
-    let mut seen = Seen::new(firsts * (s0.occ.count_ones() as usize + 1));
     let two = |a: u64, b: u64| Move::from_packed(a | b << 16, 2);
+    let blot = |p: u32| s0.blots & (1 << p) != 0;
+    // Points from which one checker can play the larger die, then the smaller.
+    let mut chains = 0u32;
     for p in bits(first_hi) {
         let s1 = step(&s0, p, hi);
+        let land = p.saturating_sub(hi);
         for q in bits(sources(s1.occ, blocked, lo)) {
-            seen.push(list, two(mk(p, hi), mk(q, lo)), finish(&s1, q, lo));
+            if q == land {
+                chains |= 1 << p;
+                // A checker on p - lo playing the larger die, refilled by
+                // the smaller from p, ends the same unless this path hits
+                // on `land`; that pair is met in this loop too.
+                if p > lo && first_hi & (1 << (p - lo)) != 0 && !blot(land) {
+                    continue;
+                }
+            }
+            list.push_pair(two(mk(p, hi), mk(q, lo)), finish(&s1, q, lo));
         }
     }
     for q in bits(first_lo) {
         let s1 = step(&s0, q, lo);
-        // A second step legal at the start was played first above.
+        let land = q.saturating_sub(lo);
+        // A second step legal at the start was played first above. What is
+        // left: the checker just moved going on, or a bear-off the first
+        // step made legal.
         for p in bits(sources(s1.occ, blocked, hi) & !first_hi) {
-            seen.push(list, two(mk(q, lo), mk(p, hi)), finish(&s1, p, hi));
+            let same_chain = p == land
+                && chains & (1 << q) != 0
+                && !blot(land)
+                && !blot(q.saturating_sub(hi));
+            // Both off, the lower one now the highest: above, the larger
+            // die bore off q and the smaller p.
+            let both_off = land == 0 && p < q;
+            if !same_chain && !both_off {
+                list.push_pair(two(mk(q, lo), mk(p, hi)), finish(&s1, p, hi));
+            }
         }
     }
     if list.is_empty() {
@@ -290,8 +263,7 @@ fn non_double(board: &Board, hi: u32, lo: u32, list: &mut MoveList) {
             (lo, first_lo)
         };
         for p in bits(from) {
-            let (me, opp) = finish(&s0, p, d);
-            list.push_sides(Move::from_packed(mk(p, d), 1), me, opp);
+            list.push_pair(Move::from_packed(mk(p, d), 1), finish(&s0, p, d));
         }
     }
 }

@@ -183,6 +183,11 @@ impl MoveList {
     }
 
     #[inline(always)]
+    pub(crate) fn push_pair(&mut self, m: Move, (me, opp): (u128, u128)) {
+        self.push_sides(m, me, opp);
+    }
+
+    #[inline(always)]
     pub(crate) fn push(&mut self, m: Move, b: Board) {
         self.push_sides(m, b.sides[0], b.sides[1]);
     }
