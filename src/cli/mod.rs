@@ -2,24 +2,25 @@
 //! selfplay, match, solve and tablegen. `main` only parses and calls [`run`];
 //! each subcommand is a short function over the crates that do the work.
 
+mod daemon;
 mod lab;
 mod matches;
 
 use clap::{Parser, Subcommand};
-use grasshopper_engine::{Player, SearchOptions};
 use grasshopper_rules::Position;
-use std::io::BufReader;
 use std::path::PathBuf;
 
-/// Grasshopper engine. With no subcommand it runs the protocol daemon on stdin/stdout.
+/// Grasshopper engine (and backgammon). With no subcommand it runs the protocol
+/// daemon on stdin/stdout: UGI/UCI for Grasshopper, UBGI for backgammon.
 #[derive(Parser, Debug)]
 #[command(name = "grasshopper", version, about)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
-    /// Who chooses the daemon's moves: engine, random or greedy (baselines).
-    #[arg(long, global = true, default_value = "engine")]
-    pub player: Player,
+    /// Who chooses the daemon's moves: the engine, or a baseline (random,
+    /// greedy, pubeval).
+    #[arg(long, global = true, value_enum, default_value = "engine")]
+    pub player: daemon::PlayerChoice,
     /// Seed of the random player (default: from the OS) and of the
     /// openings of `tune`, `selfplay` and `match` (default there: 1).
     #[arg(long, global = true)]
@@ -131,13 +132,7 @@ pub enum CliError {
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> Result<(), CliError> {
     let Some(command) = cli.command else {
-        let options = SearchOptions {
-            player: cli.player,
-            seed: cli.seed,
-            ..Default::default()
-        };
-        let stdin = BufReader::new(std::io::stdin());
-        return Ok(grasshopper_ugi::run(stdin, std::io::stdout(), options)?);
+        return Ok(daemon::run(cli.player, cli.seed)?);
     };
     let seed = cli.seed.unwrap_or(1);
     let mut out = std::io::stdout().lock();

@@ -15,6 +15,8 @@ pub enum OptionKind {
     Check,
     /// Free text; `<empty>` for none. `expected` says what it should be.
     Text { expected: &'static str },
+    /// One of a fixed list of words.
+    Combo { values: &'static [&'static str] },
 }
 
 impl OptionKind {
@@ -30,6 +32,7 @@ impl OptionKind {
             }
             OptionKind::Check => "true or false".to_string(),
             OptionKind::Text { expected } => format!("{expected}, or <empty>"),
+            OptionKind::Combo { values } => format!("one of {}", values.join(", ")),
         }
     }
 
@@ -51,6 +54,10 @@ impl OptionKind {
             },
             OptionKind::Text { .. } if text == "<empty>" => Some(OptionValue::Text(None)),
             OptionKind::Text { .. } => Some(OptionValue::Text(Some(text))),
+            OptionKind::Combo { values } => values
+                .iter()
+                .find(|v| v.eq_ignore_ascii_case(text))
+                .map(|v| OptionValue::Combo(v)),
         }
     }
 }
@@ -62,6 +69,8 @@ pub enum OptionValue<'a> {
     Check(bool),
     /// `None` for `<empty>`.
     Text(Option<&'a str>),
+    /// One of the listed words, as listed.
+    Combo(&'static str),
 }
 
 /// One option of the table, over the settings type `T`.
@@ -127,6 +136,14 @@ impl<T> OptionTable<T> {
                     }
                     OptionKind::Text { .. } => {
                         format!("option name {} type string default {default}", spec.name)
+                    }
+                    OptionKind::Combo { values } => {
+                        let vars: Vec<String> = values.iter().map(|v| format!("var {v}")).collect();
+                        format!(
+                            "option name {} type combo default {default} {}",
+                            spec.name,
+                            vars.join(" ")
+                        )
                     }
                 }
             })

@@ -1,0 +1,339 @@
+//! The UBGI dialect on the daemon core: the engine's state between commands
+//! (position, match state, dice, keys, the player) and what each command
+//! does to it.
+
+use crate::command::{Command, Decision, PositionText, Query};
+use crate::keys::Settings;
+use crate::parse::{parse_command, ErrorCode};
+use backgammon_engine::Player;
+use backgammon_rules::{
+    draw_board, parse_position, win_kind, Board, CubeOwner, Dice, MatchState, Side, Xgid,
+};
+use engine_daemon::{sanitise, Context, Dialect, ErrorLine, Job, Kind, LineError};
+use std::io;
+
+/// The stack of a decision's thread.
+const STACK: usize = 8 << 20;
+
+/// What a decision job hands back: the player and the lines to write.
+pub struct Done {
+    player: Box<Player>,
+    lines: Vec<String>,
+}
+
+/// The position a decision is asked about.
+#[derive(Copy, Clone, Debug)]
+struct Setup {
+    board: Board,
+    state: MatchState,
+}
+
+/// The engine's state between commands.
+pub struct Ubgi {
+    defaults: Settings,
+    settings: Settings,
+    /// `None` while a decision job holds it.
+    player: Option<Box<Player>>,
+    setup: Option<Setup>,
+    dice: Option<Dice>,
+}
+
+impl Ubgi {
+    /// A session whose default player is `settings.player`.
+    pub fn new(settings: Settings) -> Ubgi {
+        Ubgi {
+            player: Some(Box::new(new_player(&settings))),
+            defaults: settings.clone(),
+            settings,
+            setup: None,
+            dice: None,
+        }
+    }
+
+    fn error(code: ErrorCode, message: &str) -> ErrorLine {
+        ErrorLine {
+            code: code.as_str(),
+            message: sanitise(message),
+        }
+    }
+
+    fn identify(&self) -> Vec<String> {
+        let mut lines = vec![
+            format!("id name grasshopper {}", env!("CARGO_PKG_VERSION")),
+            "id author the grasshopper developers".to_string(),
+            "proto 0.2".to_string(),
+        ];
+        lines.extend(self.defaults.key_lines());
+        lines.push("ubgiok".to_string());
+        lines
+    }
+
+    fn set_position(&mut self, text: &PositionText) -> Result<(), ErrorLine> {
+        let text = match text {
+            PositionText::Gnubg(id) => id.clone(),
+            PositionText::Xgid(x) if x.starts_with("XGID=") => x.clone(),
+            PositionText::Xgid(x) => format!("XGID={x}"),
+        };
+        let (board, mut state) = parse_position(&text)
+            .map_err(|e| Ubgi::error(ErrorCode::BadValue, &format!("position: {e}")))?;
+        if !text.contains(':') {
+            // A bare Position ID: a money position, the Jacoby rule as set.
+            state.jacoby = self.settings.jacoby;
+        }
+        self.dice = state.dice;
+        self.setup = Some(Setup { board, state });
+        Ok(())
+    }
+
+    fn setup(&self) -> Result<Setup, ErrorLine> {
+        self.setup
+            .ok_or_else(|| Ubgi::error(ErrorCode::BadState, "missing position"))
+    }
+
+    fn dice(&self) -> Result<Dice, ErrorLine> {
+        self.dice
+            .ok_or_else(|| Ubgi::error(ErrorCode::BadState, "missing dice"))
+    }
+
+    fn set_key(&mut self, key: &str, value: &str) -> Result<(), ErrorLine> {
+        self.settings.set(key, value).map_err(|e| match e {
+            engine_daemon::OptionError::UnknownName { .. } => Ubgi::error(
+                ErrorCode::Unsupported,
+                &format!("key {}", engine_daemon::quote(key)),
+            ),
+            e => Ubgi::error(ErrorCode::BadValue, &e.to_string()),
+        })?;
+        if key == "engine.player" || key == "engine.seed" {
+            self.player = Some(Box::new(new_player(&self.settings)));
+        }
+        Ok(())
+    }
+
+    fn get_key(&self, key: &str) -> Result<String, ErrorLine> {
+        self.settings.value_line(key).ok_or_else(|| {
+            Ubgi::error(
+                ErrorCode::Unsupported,
+                &format!("key {}", engine_daemon::quote(key)),
+            )
+        })
+    }
+
+    fn query(&self, q: &Query) -> Result<String, ErrorLine> {
+        let setup = self.setup()?;
+        let answer = match q {
+            Query::Legal(text) => match setup.board.play_text(self.dice()?, text) {
+                Ok(_) => "true".to_string(),
+                Err(e) => format!("false {e}"),
+            },
+            Query::Moves => {
+                let moves = setup.board.legal_moves(self.dice()?);
+                let texts: Vec<String> = moves
+                    .moves()
+                    .iter()
+                    .map(|m| setup.board.move_text(m))
+                    .collect();
+                texts.join(" | ")
+            }
+            Query::Result => result_text(&setup),
+            Query::Position => {
+                let xgid = Xgid::from_state(&setup.board, &setup.state)
+                    .map_or_else(|_| "-".to_string(), |x| x.to_string());
+                format!(
+                    "gnubgid {}:{} xgid {xgid}",
+                    setup.board,
+                    setup.state.match_id()
+                )
+            }
+        };
+        Ok(format!("response {}", sanitise(&answer)))
+    }
+
+    /// Starts the decision job for `go`.
+    fn go(&mut self, decision: Decision, ctx: &mut Context<'_, Done>) -> io::Result<()> {
+        let ask = match self.decision_inputs(decision) {
+            Ok(ask) => ask,
+            Err(e) => return ctx.error(&e),
+        };
+        let mut player = self
+            .player
+            .take()
+            .unwrap_or_else(|| Box::new(new_player(&self.settings)));
+        let job = Job {
+            name: "decision",
+            // Decisions take milliseconds: `stop` and `quit` just wait for
+            // the answer, which is always written.
+            stop: Some(Box::new(|| {})),
+            stack: STACK,
+            work: Box::new(move || {
+                let lines = decide(&mut player, decision, ask);
+                Done { player, lines }
+            }),
+        };
+        ctx.spawn(job)
+    }
+
+    /// What a decision needs, or why it cannot be made now.
+    fn decision_inputs(&self, decision: Decision) -> Result<(Setup, Option<Dice>), ErrorLine> {
+        let setup = self.setup()?;
+        if setup.board.has_won(Side::OnRoll) || setup.board.has_won(Side::Opponent) {
+            return Err(Ubgi::error(ErrorCode::BadState, "the game is over"));
+        }
+        let dice = match decision {
+            Decision::Chequer => Some(self.dice()?),
+            _ => self.dice,
+        };
+        Ok((setup, dice))
+    }
+}
+
+/// A player of the settings' kind and seed.
+fn new_player(s: &Settings) -> Player {
+    Player::new(s.player, (s.seed != 0).then_some(s.seed))
+}
+
+/// True when the player on roll may turn the cube now.
+fn may_double(state: &MatchState) -> bool {
+    let owner_ok = match state.cube_owner {
+        CubeOwner::Centred => true,
+        CubeOwner::Owned(p) => p == state.on_roll,
+    };
+    owner_ok && !state.crawford && state.cube_log2 < 15
+}
+
+/// The answer lines of one decision.
+fn decide(
+    player: &mut Player,
+    decision: Decision,
+    (setup, dice): (Setup, Option<Dice>),
+) -> Vec<String> {
+    let board = setup.board;
+    let chequer = |player: &mut Player, dice: Dice| {
+        let (m, _) = player.choose(&board, dice);
+        board.move_steps_text(&m, false)
+    };
+    let doubles = |player: &mut Player| may_double(&setup.state) && player.doubles(&board);
+    let line = match (decision, dice) {
+        (Decision::Chequer, Some(d)) => format!("bestmove {}", chequer(player, d)),
+        (Decision::Cube, _) => {
+            let cube = if doubles(player) {
+                "double"
+            } else {
+                "nodouble"
+            };
+            format!("bestcube {cube}")
+        }
+        (Decision::Take, _) => {
+            // The board is seen from the doubler (on roll); the taker is the opponent.
+            let take = if player.takes(&board.swapped()) {
+                "take"
+            } else {
+                "drop"
+            };
+            format!("besttake {take}")
+        }
+        (Decision::Turn, _) if doubles(player) => "bestturn cube=double move=none".to_string(),
+        (Decision::Turn, Some(d)) => format!("bestturn cube=nodouble move={}", chequer(player, d)),
+        (Decision::Turn, None) | (Decision::Chequer, None) => {
+            return vec!["error bad_state missing dice".to_string()]
+        }
+    };
+    vec![line]
+}
+
+/// `query result`: `none` while the game goes on, else the winner (as the
+/// Match ID numbers players), single/gammon/backgammon and the points.
+fn result_text(setup: &Setup) -> String {
+    let (board, state) = (&setup.board, &setup.state);
+    let (winner, seen) = if board.has_won(Side::OnRoll) {
+        (state.on_roll, *board)
+    } else if board.has_won(Side::Opponent) {
+        (state.on_roll.other(), board.swapped())
+    } else {
+        return "none".to_string();
+    };
+    let mut kind = win_kind(&seen);
+    let cube_turned = state.cube_log2 > 0 || state.cube_owner != CubeOwner::Centred;
+    if state.is_money() && state.jacoby && !cube_turned {
+        kind = backgammon_rules::WinKind::Single;
+    }
+    let points = kind.multiplier() * state.cube_value();
+    format!("p{} {} {points}", winner.index(), kind.name())
+}
+
+impl Dialect for Ubgi {
+    type Command = Command;
+    type Done = Done;
+
+    fn parse(&mut self, line: &str) -> Result<Option<Command>, ErrorLine> {
+        parse_command(line).map_err(|e| Ubgi::error(e.code, &e.message))
+    }
+
+    fn kind(&self, command: &Command) -> Kind {
+        match command {
+            Command::Quit => Kind::Quit,
+            Command::Stop => Kind::Stop,
+            Command::NewGame => Kind::NeedsIdle("newgame"),
+            Command::Position(_) => Kind::NeedsIdle("position"),
+            Command::Dice(..) => Kind::NeedsIdle("dice"),
+            Command::Go(_) => Kind::NeedsIdle("go"),
+            Command::Set { .. } => Kind::NeedsIdle("set"),
+            Command::Ubgi
+            | Command::IsReady
+            | Command::Get(_)
+            | Command::Keys
+            | Command::Query(_)
+            | Command::Display => Kind::Anytime,
+        }
+    }
+
+    fn execute(&mut self, command: Command, ctx: &mut Context<'_, Done>) -> io::Result<()> {
+        let reply = |r: Result<Vec<String>, ErrorLine>| match r {
+            Ok(lines) => ctx.out().lines(&lines),
+            Err(e) => ctx.error(&e),
+        };
+        match command {
+            Command::Ubgi => reply(Ok(self.identify())),
+            Command::IsReady => reply(Ok(vec!["readyok".to_string()])),
+            Command::NewGame => {
+                if let Some(p) = self.player.as_mut() {
+                    p.new_game();
+                }
+                self.setup = None;
+                self.dice = None;
+                Ok(())
+            }
+            Command::Position(text) => reply(self.set_position(&text).map(|()| Vec::new())),
+            Command::Dice(a, b) => {
+                self.dice = Dice::new(a, b);
+                Ok(())
+            }
+            Command::Go(decision) => self.go(decision, ctx),
+            Command::Set { key, value } => reply(self.set_key(&key, &value).map(|()| Vec::new())),
+            Command::Get(key) => reply(self.get_key(&key).map(|l| vec![l])),
+            Command::Keys => reply(Ok(self.settings.key_lines())),
+            Command::Query(q) => reply(self.query(&q).map(|l| vec![l])),
+            Command::Display => reply(
+                self.setup()
+                    .map(|s| draw_board(&s.board, &s.state, ["player 0", "player 1"])),
+            ),
+            // The core handles these two.
+            Command::Stop | Command::Quit => Ok(()),
+        }
+    }
+
+    fn finished(&mut self, done: Done, ctx: &mut Context<'_, Done>) -> io::Result<()> {
+        self.player = Some(done.player);
+        ctx.out().lines(&done.lines)
+    }
+
+    fn busy(&self, command: &'static str, _job: &'static str) -> ErrorLine {
+        Ubgi::error(
+            ErrorCode::BadState,
+            &format!("{command}: a decision is being made; wait for its answer first"),
+        )
+    }
+
+    fn unreadable(&self, error: &LineError) -> ErrorLine {
+        Ubgi::error(ErrorCode::BadCommand, &error.to_string())
+    }
+}
