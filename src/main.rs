@@ -13,7 +13,11 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("grasshopper: {e}");
-            ExitCode::FAILURE
+            match e {
+                // Bad input, as clap answers a bad argument.
+                cli::CliError::Usage(_) => ExitCode::from(2),
+                _ => ExitCode::FAILURE,
+            }
         }
     }
 }

@@ -2,6 +2,7 @@
 //! selfplay, match, solve and tablegen. `main` only parses and calls [`run`];
 //! each subcommand is a short function over the crates that do the work.
 
+mod backgammon;
 mod daemon;
 mod lab;
 mod matches;
@@ -50,6 +51,9 @@ pub enum Command {
     /// Solve a position exactly: value for the side to move, plies to the
     /// end under optimal play, all optimal moves, and the cost.
     Solve(SolveArgs),
+    /// Classic backgammon's rules: the legal moves of a position, or its board.
+    #[command(subcommand)]
+    Backgammon(backgammon::BackgammonCommand),
     /// Generate the endgame tables of the last phase and write them to a file.
     Tablegen {
         /// File to write.
@@ -121,6 +125,9 @@ pub enum CliError {
     /// Generating, reading or writing endgame tables failed.
     #[error("{0}")]
     Table(#[from] grasshopper_solver::TableError),
+    /// Bad input to a command (exit code 2).
+    #[error("{0}")]
+    Usage(String),
     /// A weights file that cannot be read.
     #[error("bad weights file {path}: {error}")]
     Weights {
@@ -155,6 +162,9 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
                 solver.set_tables(Some(grasshopper_solver::Tables::load(path)?));
             }
             grasshopper_solver::write_solve(&mut out, &mut solver, &pos)?;
+        }
+        Command::Backgammon(command) => {
+            backgammon::run(command, &mut out)?.map_err(CliError::Usage)?
         }
         Command::Tablegen {
             out: file,

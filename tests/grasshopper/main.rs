@@ -3,6 +3,7 @@
 //! runner with fake and real engines, perft, and the solver's commands. One
 //! test binary, a module per concern.
 
+mod backgammon_cli;
 mod match_engine;
 mod match_faults;
 mod match_runner;

@@ -22,6 +22,9 @@ const FIXTURES: &[&str] = &[
     "positions",
     "queries",
     "stop_infinite",
+    "ubgi_decisions",
+    "ubgi_errors",
+    "ubgi_handshake",
 ];
 
 fn fixture(name: &str) {
@@ -96,6 +99,21 @@ fn display_draws_the_board() {
     fixture("display");
 }
 
+#[test]
+fn ubgi_handshake_and_keys() {
+    fixture("ubgi_handshake");
+}
+
+#[test]
+fn ubgi_decisions() {
+    fixture("ubgi_decisions");
+}
+
+#[test]
+fn ubgi_errors() {
+    fixture("ubgi_errors");
+}
+
 fn protocol_md() -> String {
     std::fs::read_to_string(root().join("protocol.md")).unwrap()
 }
@@ -112,27 +130,22 @@ fn protocol_md_example_sessions_hold() {
     }
 }
 
-/// The Python driver in protocol.md runs against the real binary and
-/// prints what the text says it prints. Without python3 on the machine
-/// there is nothing to run it with; the test says so and passes.
-#[test]
-fn protocol_md_python_driver_works() {
+/// Runs the ```python<suffix> block of protocol.md against the real binary
+/// and checks that it prints what the ```text <name> block after it shows.
+/// python3 is on every machine this project supports (README).
+fn python_driver(info: &str, output_info: &str) {
     let md = protocol_md();
-    let script = fenced_block(&md, "python").expect("protocol.md has a ```python block");
-    let expected = fenced_block(&md, "text python-output")
-        .expect("protocol.md shows the driver's output in a ```text python-output block");
-    let python = std::process::Command::new("python3")
+    let script =
+        fenced_block(&md, info).unwrap_or_else(|| panic!("protocol.md has a ```{info} block"));
+    let expected = fenced_block(&md, output_info).unwrap_or_else(|| {
+        panic!("protocol.md shows the driver's output in a ```{output_info} block")
+    });
+    let out = std::process::Command::new("python3")
         .arg("-c")
         .arg(&script)
         .env("GRASSHOPPER", crate::BIN)
-        .output();
-    let out = match python {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("python3 not available ({e}); the driver example was not run");
-            return;
-        }
-    };
+        .output()
+        .expect("python3 runs (README: the machine has CPython 3)");
     assert!(
         out.status.success(),
         "driver failed: {}",
@@ -150,18 +163,14 @@ fn protocol_md_python_driver_works() {
     }
 }
 
-/// The drawing shown under `d` in protocol.md is what the display
-/// transcript expects the engine to print.
 #[test]
-fn protocol_md_drawing_matches_the_display_transcript() {
-    let md = protocol_md();
-    let drawing = fenced_block(&md, "").expect("protocol.md shows a drawing in a ``` block");
-    let transcript = std::fs::read_to_string(root().join("fixtures/sessions/display.txt")).unwrap();
-    let expected: Vec<&str> = transcript
-        .lines()
-        .filter_map(|l| l.strip_prefix("< "))
-        .collect();
-    assert_eq!(drawing.lines().collect::<Vec<_>>(), expected);
+fn protocol_md_python_driver_works() {
+    python_driver("python", "text python-output");
+}
+
+#[test]
+fn protocol_md_ubgi_python_driver_works() {
+    python_driver("python ubgi", "text ubgi-python-output");
 }
 
 /// Every example error line in protocol.md's table of error codes is one

@@ -58,8 +58,14 @@ pub enum Command {
     NewGame,
     Position(PositionText),
     Dice(u8, u8),
+    /// `play <move>` (extension): the player on roll plays the move with
+    /// the current dice; the opponent is then on roll, without dice.
+    Play(String),
     Go(Decision),
-    Set { key: String, value: String },
+    Set {
+        key: String,
+        value: String,
+    },
     Get(String),
     Keys,
     Query(Query),
@@ -77,6 +83,7 @@ impl fmt::Display for Command {
             Command::Position(PositionText::Gnubg(id)) => write!(f, "position gnubgid {id}"),
             Command::Position(PositionText::Xgid(x)) => write!(f, "position xgid {x}"),
             Command::Dice(a, b) => write!(f, "dice {a} {b}"),
+            Command::Play(m) => write!(f, "play {m}"),
             Command::Go(d) => write!(f, "go {}", d.word()),
             Command::Set { key, value } => write!(f, "set {key} {value}"),
             Command::Get(key) => write!(f, "get {key}"),

@@ -48,7 +48,7 @@ pub struct CommandError {
 
 /// Every command word, for the unknown-command message.
 pub const COMMAND_WORDS: &str =
-    "ubgi, isready, newgame, position, dice, go, set, setoption, get, keys, query, d, stop, quit";
+    "ubgi, isready, newgame, position, dice, play, go, set, setoption, get, keys, query, d, stop, quit";
 
 /// Reads one line: `Ok(None)` for a blank line. Surrounding whitespace is
 /// ignored; words may be separated by runs of spaces and tabs.
@@ -136,6 +136,7 @@ fn command(input: &str) -> Res<'_, Command> {
         bare("d", Command::Display),
         position,
         dice,
+        play,
         go,
         set,
         setoption,
@@ -217,6 +218,19 @@ fn dice(input: &str) -> Res<'_, Command> {
     .map(|(a, b)| Command::Dice(a, b))
     .parse(input)
     .map_err(|e| e.map(bad_value))
+}
+
+/// `play <move>`: the move is the rest of the line.
+fn play(input: &str) -> Res<'_, Command> {
+    preceded(
+        keyword("play"),
+        cut(context(
+            "a move after play",
+            preceded(space1, verify(rest, |m: &str| !m.trim().is_empty())),
+        )),
+    )
+    .map(|m: &str| Command::Play(m.trim().to_string()))
+    .parse(input)
 }
 
 /// `go`, `go chequer|cube|turn|take`, or the v0.1 `go role chequer|cube|turn`.
@@ -353,6 +367,7 @@ mod tests {
             "position gnubgid 4HPwATDgc/ABMA:cAkAAAAAAAAA",
             "position xgid XGID=-b----E-C---eE---c-e----B-:1:-1:1:52:4:2:0:7:10",
             "dice 5 2",
+            "play 13/8 13/11",
             "go chequer",
             "go cube",
             "go turn",

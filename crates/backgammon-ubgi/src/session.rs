@@ -7,7 +7,7 @@ use crate::keys::Settings;
 use crate::parse::{parse_command, ErrorCode};
 use backgammon_engine::Player;
 use backgammon_rules::{
-    draw_board, parse_position, win_kind, Board, CubeOwner, Dice, MatchState, Side, Xgid,
+    draw_board, parse_position, win_kind, Board, CubeOwner, Dice, GameState, MatchState, Side, Xgid,
 };
 use engine_daemon::{sanitise, Context, Dialect, ErrorLine, Job, Kind, LineError};
 use std::io;
@@ -75,13 +75,34 @@ impl Ubgi {
             PositionText::Xgid(x) => format!("XGID={x}"),
         };
         let (board, mut state) = parse_position(&text)
-            .map_err(|e| Ubgi::error(ErrorCode::BadValue, &format!("position: {e}")))?;
+            .map_err(|e| Ubgi::error(ErrorCode::BadValue, &format!("position: {}", e.reason)))?;
         if !text.contains(':') {
             // A bare Position ID: a money position, the Jacoby rule as set.
             state.jacoby = self.settings.jacoby;
         }
         self.dice = state.dice;
         self.setup = Some(Setup { board, state });
+        Ok(())
+    }
+
+    /// `play`: the player on roll plays `text` with the current dice.
+    fn play(&mut self, text: &str) -> Result<(), ErrorLine> {
+        let Setup { board, mut state } = self.setup()?;
+        let dice = self.dice()?;
+        let (_, after) = board
+            .play_text(dice, text)
+            .map_err(|e| Ubgi::error(ErrorCode::BadValue, &format!("play: {e}")))?;
+        if after.has_won(Side::OnRoll) {
+            state.game_state = GameState::Over;
+        }
+        state.on_roll = state.on_roll.other();
+        state.turn = state.on_roll;
+        state.dice = None;
+        self.dice = None;
+        self.setup = Some(Setup {
+            board: after.swapped(),
+            state,
+        });
         Ok(())
     }
 
@@ -275,6 +296,7 @@ impl Dialect for Ubgi {
             Command::NewGame => Kind::NeedsIdle("newgame"),
             Command::Position(_) => Kind::NeedsIdle("position"),
             Command::Dice(..) => Kind::NeedsIdle("dice"),
+            Command::Play(_) => Kind::NeedsIdle("play"),
             Command::Go(_) => Kind::NeedsIdle("go"),
             Command::Set { .. } => Kind::NeedsIdle("set"),
             Command::Ubgi
@@ -307,6 +329,7 @@ impl Dialect for Ubgi {
                 self.dice = Dice::new(a, b);
                 Ok(())
             }
+            Command::Play(text) => reply(self.play(&text).map(|()| Vec::new())),
             Command::Go(decision) => self.go(decision, ctx),
             Command::Set { key, value } => reply(self.set_key(&key, &value).map(|()| Vec::new())),
             Command::Get(key) => reply(self.get_key(&key).map(|l| vec![l])),

@@ -1,0 +1,47 @@
+//! `backgammon moves` and `backgammon show`: the backgammon rules for
+//! scripts and checks. Bad input is an error naming the option, exit code 2.
+
+use std::io::Write;
+
+/// `backgammon`: the rules of classic backgammon from the command line.
+#[derive(clap::Subcommand, Debug)]
+pub enum BackgammonCommand {
+    /// Every legal move in GNU Backgammon's notation, one a line, then
+    /// `moves <count>` (`pass` when nothing is legal).
+    Moves {
+        /// GNU Backgammon's PositionID[:MatchID], or an XGID.
+        #[arg(long)]
+        position: String,
+        /// The dice, e.g. 52 or "5 2" (default: the dice rolled in the position's Match ID or XGID).
+        #[arg(long, default_value = "")]
+        dice: String,
+    },
+    /// Draw the board (as GNU Backgammon's `show board`) and decode the IDs.
+    Show {
+        /// GNU Backgammon's PositionID[:MatchID], or an XGID.
+        #[arg(long)]
+        position: String,
+    },
+}
+
+/// Runs a `backgammon` subcommand; `Err` carries the message for stderr.
+pub fn run(
+    command: BackgammonCommand,
+    out: &mut impl Write,
+) -> std::io::Result<Result<(), String>> {
+    let report = match command {
+        BackgammonCommand::Moves { position, dice } => {
+            backgammon_rules::moves_report(&position, &dice)
+        }
+        BackgammonCommand::Show { position } => backgammon_rules::show_report(&position),
+    };
+    match report {
+        Ok(lines) => {
+            for l in lines {
+                writeln!(out, "{l}")?;
+            }
+            Ok(Ok(()))
+        }
+        Err(e) => Ok(Err(e.to_string())),
+    }
+}

@@ -1,0 +1,74 @@
+//! `grasshopper backgammon moves` and `show`, as scripts run them.
+
+use std::process::Command;
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(crate::BIN).args(args).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn moves_lists_every_legal_move_then_the_count() {
+    // 3-1 from the start: 16 distinct resulting positions, as GNU Backgammon counts.
+    let (code, out, _) = run(&[
+        "backgammon",
+        "moves",
+        "--position",
+        "4HPwATDgc/ABMA",
+        "--dice",
+        "31",
+    ]);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.last(), Some(&"moves 16"));
+    assert!(lines.contains(&"8/5 6/5"), "{out}");
+    // The Match ID's dice are used when --dice is not given: player 1 rolled 5-2.
+    let (code, out, _) = run(&[
+        "backgammon",
+        "moves",
+        "--position",
+        "4HPwATDgc/ABMA:QYkqASAAIAAA",
+    ]);
+    assert_eq!(code, 0);
+    assert!(out.lines().any(|l| l == "13/11 13/8"), "{out}");
+    // Nothing enters a closed board: the one move is pass.
+    let (code, out, _) = run(&[
+        "backgammon",
+        "moves",
+        "--position",
+        "27YBBwDg/wcAQA",
+        "--dice",
+        "65",
+    ]);
+    assert_eq!((code, out.as_str()), (0, "pass\nmoves 1\n"));
+}
+
+#[test]
+fn show_draws_the_board_and_decodes_the_ids() {
+    let xgid = "XGID=-b----E-C---eE---c-e----B-:1:-1:1:52:4:2:0:7:10";
+    let (code, out, _) = run(&["backgammon", "show", "--position", xgid]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Position ID: 4HPwATDgc/ABMA"), "{out}");
+    assert!(out.contains("7-point match, score 2-4"), "{out}");
+}
+
+#[test]
+fn bad_input_names_the_option_and_exits_with_2() {
+    let (code, _, err) = run(&[
+        "backgammon",
+        "moves",
+        "--position",
+        "4HPwATDgc/ABMA",
+        "--dice",
+        "71",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--dice") && err.contains("\"71\""), "{err}");
+    let (code, _, err) = run(&["backgammon", "show", "--position", "nonsense"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--position"), "{err}");
+}
