@@ -243,10 +243,8 @@ fn non_double(board: &Board, hi: u32, lo: u32, list: &mut MoveList) {
         // left: the checker just moved going on, or a bear-off the first
         // step made legal.
         for p in bits(sources(s1.occ, blocked, hi) & !first_hi) {
-            let same_chain = p == land
-                && chains & (1 << q) != 0
-                && !blot(land)
-                && !blot(q.saturating_sub(hi));
+            let same_chain =
+                p == land && chains & (1 << q) != 0 && !blot(land) && !blot(q.saturating_sub(hi));
             // Both off, the lower one now the highest: above, the larger
             // die bore off q and the smaller p.
             let both_off = land == 0 && p < q;
