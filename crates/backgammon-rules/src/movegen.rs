@@ -216,7 +216,7 @@ fn non_double(board: &Board, hi: u32, lo: u32, list: &mut MoveList) {
     let (s0, blocked) = start(board);
     let first_hi = sources(s0.occ, blocked, hi);
     let first_lo = sources(s0.occ, blocked, lo);
-    let two = |a: u64, b: u64| Move::from_packed(a | b << 16, 2);
+    let two = |a: u64, b: u64| Move::from_packed(a | b << 16);
     let blot = |p: u32| s0.blots & (1 << p) != 0;
     // Points from which one checker can play the larger die, then the smaller.
     let mut chains = 0u32;
@@ -261,7 +261,7 @@ fn non_double(board: &Board, hi: u32, lo: u32, list: &mut MoveList) {
             (lo, first_lo)
         };
         for p in bits(from) {
-            list.push_pair(Move::from_packed(mk(p, d), 1), finish(&s0, p, d));
+            list.push_pair(Move::from_packed(mk(p, d)), finish(&s0, p, d));
         }
     }
 }
@@ -275,7 +275,7 @@ fn record(list: &mut MoveList, best: &mut usize, steps: u64, len: usize, s: &Sta
         *best = len;
     }
     if len == *best {
-        list.push_sides(Move::from_packed(steps, len as u8), s.me, s.opp);
+        list.push_sides(Move::from_packed(steps), s.me, s.opp);
     }
 }
 
@@ -313,7 +313,7 @@ fn double(board: &Board, d: u32, list: &mut MoveList) {
                     best = 4;
                 }
                 for p4 in bits(from4) {
-                    let m = Move::from_packed(abc | mk(p4, d) << 48, 4);
+                    let m = Move::from_packed(abc | mk(p4, d) << 48);
                     let (me, opp) = finish(&s3, p4, d);
                     list.push_sides(m, me, opp);
                 }
