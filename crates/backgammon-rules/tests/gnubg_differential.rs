@@ -25,9 +25,14 @@ use support::{board_pairs, game_pairs, random_board, Rng};
 const INSTALL: &str = "GNU Backgammon is needed for this test: install it with \
                        `apt-get install -y gnubg` (it runs /usr/games/gnubg)";
 
+/// The gnubg program: `/usr/games/gnubg`, or `$BG_GNUBG` when set.
 fn gnubg() -> PathBuf {
-    let path = PathBuf::from("/usr/games/gnubg");
-    assert!(path.exists(), "{INSTALL}");
+    let path = std::env::var_os("BG_GNUBG").map_or("/usr/games/gnubg".into(), PathBuf::from);
+    assert!(
+        path.exists(),
+        "{INSTALL}; {} does not exist",
+        path.display()
+    );
     path
 }
 
