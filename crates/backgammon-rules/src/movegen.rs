@@ -77,8 +77,15 @@ fn compress(x: u128) -> u32 {
 /// land on.
 #[inline(always)]
 pub(crate) fn start(board: &Board) -> (State, u32) {
+    let (state, blocked, _) = start_with_singles(board);
+    (state, blocked)
+}
+
+/// [`start`], and the mask of the mover's points holding exactly one checker.
+#[inline(always)]
+fn start_with_singles(board: &Board) -> (State, u32, u32) {
     let [me, opp] = board.sides;
-    let (occ, _) = slot_masks(me);
+    let (occ, mine_many) = slot_masks(me);
     let (theirs, many) = slot_masks(opp);
     // Their slot s is the mover's point 25 - s: reverse the 26-bit mask.
     let mirror = |m: u32| (m.reverse_bits() >> 6) & POINTS;
@@ -88,7 +95,7 @@ pub(crate) fn start(board: &Board) -> (State, u32) {
         occ: occ & !1,
         blots: mirror(theirs & !many),
     };
-    (state, mirror(many))
+    (state, mirror(many), occ & !mine_many & !1)
 }
 
 /// The points the mover may play die `d` from: the bar while a checker is
@@ -212,18 +219,49 @@ fn bits(mut m: u32) -> impl Iterator<Item = u32> {
     })
 }
 
+/// The state after the first step of a non-double, from the start: the
+/// point `from` empties when it held a single checker.
+#[inline(always)]
+fn first_step(s0: &State, singles: u32, from: u32, d: u32) -> State {
+    let (me, opp) = finish(s0, from, d);
+    let land = from.saturating_sub(d);
+    State {
+        me,
+        opp,
+        occ: (s0.occ & !(singles & (1 << from))) | ((1 << land) & !1),
+        blots: s0.blots & !(1 << land),
+    }
+}
+
+/// The points die `d` can be played from after a first step: while no
+/// checker is on the bar and one is still outside the home board, just the
+/// occupied points whose landing point is open (`lands`); else [`sources`].
+#[inline(always)]
+fn second_sources(simple: bool, s1: &State, blocked: u32, lands: u32, d: u32) -> u32 {
+    if simple && s1.occ & OUTSIDE != 0 {
+        s1.occ & lands
+    } else {
+        sources(s1.occ, blocked, d)
+    }
+}
+
 fn non_double(board: &Board, hi: u32, lo: u32, list: &mut MoveList) {
-    let (s0, blocked) = start(board);
+    let (s0, blocked, singles) = start_with_singles(board);
     let first_hi = sources(s0.occ, blocked, hi);
     let first_lo = sources(s0.occ, blocked, lo);
-    let two = |a: u64, b: u64| Move::from_packed(a | b << 16, 2);
+    let two = |a: u64, b: u64| Move::from_packed(a | b << 16);
     let blot = |p: u32| s0.blots & (1 << p) != 0;
+    // Without checkers on the bar, a step that leaves a checker outside the
+    // home board changes the sources only at its two points.
+    let simple = s0.occ & BAR_BIT == 0;
+    let lands = |d: u32| !(blocked << d) & !((2u32 << d) - 1);
+    let (lands_hi, lands_lo) = (lands(hi), lands(lo));
     // Points from which one checker can play the larger die, then the smaller.
     let mut chains = 0u32;
     for p in bits(first_hi) {
-        let s1 = step(&s0, p, hi);
+        let s1 = first_step(&s0, singles, p, hi);
         let land = p.saturating_sub(hi);
-        for q in bits(sources(s1.occ, blocked, lo)) {
+        for q in bits(second_sources(simple, &s1, blocked, lands_lo, lo)) {
             if q == land {
                 chains |= 1 << p;
                 // A checker on p - lo playing the larger die, refilled by
@@ -237,12 +275,12 @@ fn non_double(board: &Board, hi: u32, lo: u32, list: &mut MoveList) {
         }
     }
     for q in bits(first_lo) {
-        let s1 = step(&s0, q, lo);
+        let s1 = first_step(&s0, singles, q, lo);
         let land = q.saturating_sub(lo);
         // A second step legal at the start was played first above. What is
         // left: the checker just moved going on, or a bear-off the first
         // step made legal.
-        for p in bits(sources(s1.occ, blocked, hi) & !first_hi) {
+        for p in bits(second_sources(simple, &s1, blocked, lands_hi, hi) & !first_hi) {
             let same_chain =
                 p == land && chains & (1 << q) != 0 && !blot(land) && !blot(q.saturating_sub(hi));
             // Both off, the lower one now the highest: above, the larger
@@ -261,7 +299,7 @@ fn non_double(board: &Board, hi: u32, lo: u32, list: &mut MoveList) {
             (lo, first_lo)
         };
         for p in bits(from) {
-            list.push_pair(Move::from_packed(mk(p, d), 1), finish(&s0, p, d));
+            list.push_pair(Move::from_packed(mk(p, d)), finish(&s0, p, d));
         }
     }
 }
@@ -275,7 +313,7 @@ fn record(list: &mut MoveList, best: &mut usize, steps: u64, len: usize, s: &Sta
         *best = len;
     }
     if len == *best {
-        list.push_sides(Move::from_packed(steps, len as u8), s.me, s.opp);
+        list.push_sides(Move::from_packed(steps), s.me, s.opp);
     }
 }
 
@@ -313,7 +351,7 @@ fn double(board: &Board, d: u32, list: &mut MoveList) {
                     best = 4;
                 }
                 for p4 in bits(from4) {
-                    let m = Move::from_packed(abc | mk(p4, d) << 48, 4);
+                    let m = Move::from_packed(abc | mk(p4, d) << 48);
                     let (me, opp) = finish(&s3, p4, d);
                     list.push_sides(m, me, opp);
                 }

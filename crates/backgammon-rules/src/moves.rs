@@ -68,69 +68,61 @@ impl fmt::Debug for Step {
 }
 
 /// A whole turn's move: up to four [`Step`]s in an order they can be played
-/// (the empty move is the pass). Nine bytes, `Copy`.
+/// (the empty move is the pass). Eight bytes, `Copy`: unused steps are all
+/// zero, which no step is (a step never starts off the board).
 ///
 /// Two moves with the same steps in another order, or through other
 /// intermediate points, may reach the same position; move generation keeps
 /// one move per resulting position.
 #[derive(Copy, Clone, PartialEq, Eq, Hash)]
+#[repr(C, align(8))]
 pub struct Move {
     steps: [Step; 4],
-    len: u8,
 }
 
 impl Move {
     /// No checker moves: the turn passes.
     pub const PASS: Move = Move {
         steps: [Step { from: 0, to: 0 }; 4],
-        len: 0,
     };
 
     /// The move made of these steps, played in this order; `None` for more
     /// than four.
     pub fn new(steps: &[Step]) -> Option<Move> {
-        let mut m = Move::PASS;
-        for &s in steps {
-            if m.len == 4 {
-                return None;
-            }
-            m.push(s);
+        if steps.len() > 4 {
+            return None;
         }
+        let mut m = Move::PASS;
+        m.steps[..steps.len()].copy_from_slice(steps);
         Some(m)
     }
 
+    /// The move packed two bytes a step (from, then to), the first step in
+    /// the lowest bytes, zero bytes after the last step.
     #[inline(always)]
-    pub(crate) fn push(&mut self, s: Step) {
-        self.steps[self.len as usize] = s;
-        self.len += 1;
-    }
-
-    /// The move of `len` steps packed two bytes a step (from, then to),
-    /// the first step in the lowest bytes; bytes past `len` steps are zero.
-    #[inline(always)]
-    pub(crate) fn from_packed(steps: u64, len: u8) -> Move {
+    pub(crate) fn from_packed(steps: u64) -> Move {
         // SAFETY: `Step` is `repr(C)` of two `u8`s, so `[Step; 4]` has the
         // layout of `[u8; 8]` and every byte pattern is a value of it.
         let steps = unsafe { std::mem::transmute::<[u8; 8], [Step; 4]>(steps.to_le_bytes()) };
-        Move { steps, len }
+        Move { steps }
     }
 
     /// The steps, in playing order.
     #[inline(always)]
     pub fn steps(&self) -> &[Step] {
-        &self.steps[..self.len as usize]
+        &self.steps[..self.len()]
     }
 
     /// Number of dice used (0 for the pass).
     #[inline(always)]
     pub fn len(&self) -> usize {
-        self.len as usize
+        self.steps.iter().take_while(|s| s.from != 0).count()
     }
 
     /// True for the pass.
     #[inline(always)]
     pub fn is_pass(&self) -> bool {
-        self.len == 0
+        self.steps[0].from == 0
     }
 
     /// True for the pass (the move has no steps).
