@@ -4,6 +4,7 @@
 
 mod lab;
 mod matches;
+mod serve;
 
 use clap::{Parser, Subcommand};
 use grasshopper_engine::{Player, SearchOptions};
@@ -49,6 +50,9 @@ pub enum Command {
     /// Solve a position exactly: value for the side to move, plies to the
     /// end under optimal play, all optimal moves, and the cost.
     Solve(SolveArgs),
+    /// Serve a board for people in the browser (see README): a local web
+    /// server that referees every move and plays the engine as a protocol client.
+    Serve(serve::ServeArgs),
     /// Generate the endgame tables of the last phase and write them to a file.
     Tablegen {
         /// File to write.
@@ -120,6 +124,9 @@ pub enum CliError {
     /// Generating, reading or writing endgame tables failed.
     #[error("{0}")]
     Table(#[from] grasshopper_solver::TableError),
+    /// A command-line value that cannot be used.
+    #[error("{0}")]
+    Usage(String),
     /// A weights file that cannot be read.
     #[error("bad weights file {path}: {error}")]
     Weights {
@@ -161,6 +168,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             }
             grasshopper_solver::write_solve(&mut out, &mut solver, &pos)?;
         }
+        Command::Serve(args) => serve::run(args)?,
         Command::Tablegen {
             out: file,
             max_checkers,
