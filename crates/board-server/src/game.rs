@@ -5,7 +5,7 @@
 //! (backgammon, once its protocol lands) implements this trait and is named
 //! in [`crate::registry::GAMES`], and the page gets a drawing for its board.
 
-use match_runner::grasshopper::{Grasshopper, Openings};
+use match_runner::grasshopper::Grasshopper;
 use match_runner::{Game, GameResult, Side};
 use serde_json::{json, Value};
 
@@ -43,16 +43,12 @@ pub trait BoardGame: Game<Opening: Copy + Send, Move: Copy + Send> {
     fn position_command(start: &Self::Opening, moves: &[Self::Move]) -> String;
 }
 
-fn side_name(s: Side) -> &'static str {
+/// The colour's name for the page.
+pub fn side_word(s: Side) -> &'static str {
     match s {
         Side::White => "white",
         Side::Black => "black",
     }
-}
-
-/// The colour's name for the page.
-pub fn side_word(s: Side) -> &'static str {
-    side_name(s)
 }
 
 impl BoardGame for Grasshopper {
@@ -165,13 +161,5 @@ fn capital(s: &str) -> String {
     match c.next() {
         Some(f) => f.to_uppercase().chain(c).collect(),
         None => String::new(),
-    }
-}
-
-/// A Grasshopper value for the generic code (the openings are unused: the
-/// server's games start where people say).
-pub fn grasshopper() -> Grasshopper {
-    Grasshopper {
-        openings: Openings::List(Vec::new()),
     }
 }

@@ -208,8 +208,8 @@ fn write_response(stream: &mut TcpStream, r: &Response) {
     let _ = stream.shutdown(std::net::Shutdown::Write);
     // Read what the client may still send (so the close is not a reset), briefly.
     let _ = stream.set_read_timeout(Some(Duration::from_millis(100)));
-    let mut sink = [0u8; 1024];
-    let mut left = 64;
+    let mut sink = [0u8; 4096];
+    let mut left = (2 * MAX_BODY) / sink.len();
     while left > 0 && matches!(stream.read(&mut sink), Ok(n) if n > 0) {
         left -= 1;
     }
