@@ -78,7 +78,9 @@ pub fn run(args: ServeArgs) -> Result<(), CliError> {
     config.max_games = usize::from(args.max_games);
     config.idle_timeout = seconds(args.idle_timeout, "idle-timeout")?;
     config.move_timeout = seconds(args.move_timeout, "move-timeout")?;
-    let server = board_server::Server::bind(config)?;
+    let addr = config.addr;
+    let server = board_server::Server::bind(config)
+        .map_err(|e| CliError::Usage(format!("cannot listen on {addr}: {e}")))?;
     println!("grasshopper board: open {}", server.url());
     use std::io::Write;
     std::io::stdout().flush()?;

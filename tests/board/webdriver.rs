@@ -10,8 +10,15 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-pub const CHROMIUM: &str = "/usr/bin/chromium";
-pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+/// Where Debian's `chromium` and `chromium-driver` put them; the environment
+/// variables `CHROMIUM` and `CHROMEDRIVER` name others.
+fn chromium() -> String {
+    std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into())
+}
+
+fn chromedriver() -> String {
+    std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".into())
+}
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 
 /// A browser session.
@@ -24,9 +31,9 @@ pub struct Browser {
 
 /// Fails (never skips) when the browser is missing, saying how to install it.
 pub fn require_browser() {
-    for (path, what) in [(CHROMIUM, "chromium"), (CHROMEDRIVER, "chromedriver")] {
+    for (path, what) in [(chromium(), "chromium"), (chromedriver(), "chromedriver")] {
         assert!(
-            Path::new(path).exists(),
+            Path::new(&path).exists(),
             "{what} is missing ({path} does not exist): the browser test needs headless \
              Chromium and its driver. Install them with:\n\n    \
              sudo apt-get install -y chromium chromium-driver\n"
@@ -52,7 +59,7 @@ impl Browser {
         ));
         let _ = std::fs::remove_dir_all(&profile);
         std::fs::create_dir_all(&profile).unwrap();
-        let driver = Command::new(CHROMEDRIVER)
+        let driver = Command::new(chromedriver())
             .arg(format!("--port={port}"))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -96,7 +103,7 @@ impl Browser {
         .collect::<Vec<_>>();
         let caps = json!({ "capabilities": { "alwaysMatch": {
             "browserName": "chrome",
-            "goog:chromeOptions": { "binary": CHROMIUM, "args": args },
+            "goog:chromeOptions": { "binary": chromium(), "args": args },
         }}});
         let r = http::post(&browser.addr, "/session", &caps);
         let v = r.json();

@@ -17,6 +17,7 @@ const ui = {
   paused: false,
   polling: null,
   going: false,
+  shownError: null, // the engine error last shown beside the board
 };
 
 const $ = (id) => document.getElementById(id);
@@ -300,6 +301,11 @@ function render() {
   const es = $("engine-status");
   es.textContent = s.engine.error ? s.engine.error : "";
   es.className = s.engine.error ? "error" : "";
+  if (s.engine.error && s.engine.error !== ui.shownError) {
+    // Beside the board too (on a phone the panel is far below).
+    say(s.engine.error + ". Press \u201cEngine move\u201d to try again.", "error");
+  }
+  ui.shownError = s.engine.error;
 
   if (document.activeElement !== $("fen")) $("fen").value = s.fen;
   $("download").disabled = !s.record_ready;
