@@ -304,3 +304,41 @@ pub fn search(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn info_lines_give_depth_score_from_whites_side_and_line() {
+        let line = "info depth 5 seldepth 7 multipv 1 score cp 35 nodes 1200 nps 9 hashfull 0 time 3 pv 3/9 bar/2";
+        let white = Info::parse(line, Side::White).unwrap();
+        assert_eq!(white.depth, Some(5));
+        assert_eq!(white.score_kind.as_deref(), Some("cp"));
+        assert_eq!(white.score_white, Some(35));
+        assert_eq!(white.nodes, Some(1200));
+        assert_eq!(white.pv, ["3/9", "bar/2"]);
+        let black = Info::parse("info depth 2 score mate 3 pv 19/off", Side::Black).unwrap();
+        assert_eq!(black.score_kind.as_deref(), Some("mate"));
+        assert_eq!(black.score_white, Some(-3));
+        assert_eq!(
+            Info::parse("info string score cp 0 is a proved draw", Side::White),
+            None
+        );
+        assert_eq!(Info::parse("info", Side::White), None);
+    }
+
+    #[test]
+    fn permits_cap_the_processes() {
+        let p = Permits::new(2);
+        let a = p.take().unwrap();
+        let b = p.take().unwrap();
+        assert!(p.take().is_none());
+        assert_eq!(p.live(), 2);
+        drop(a);
+        assert_eq!(p.live(), 1);
+        let _c = p.take().unwrap();
+        drop(b);
+        assert_eq!(p.live(), 1);
+    }
+}

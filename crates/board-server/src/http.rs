@@ -12,7 +12,7 @@ use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::mpsc::{sync_channel, Receiver, TrySendError};
 use std::sync::{Arc, Mutex};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The longest request head (request line and headers).
 pub const MAX_HEAD: usize = 16 * 1024;
@@ -20,8 +20,10 @@ pub const MAX_HEAD: usize = 16 * 1024;
 pub const MAX_BODY: usize = 256 * 1024;
 /// Most headers in a request.
 const MAX_HEADERS: usize = 48;
-/// How long a client may take to send its request, or to take the answer.
+/// How long a client may take to send its whole request, or to take the answer.
 const IO_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long to read what a client still sends after the answer.
+const DRAIN: Duration = Duration::from_millis(500);
 /// Connections accepted but not yet handled.
 const QUEUE: usize = 64;
 
@@ -92,6 +94,7 @@ fn reason(status: u16) -> &'static str {
         404 => "Not Found",
         405 => "Method Not Allowed",
         409 => "Conflict",
+        408 => "Request Timeout",
         411 => "Length Required",
         413 => "Payload Too Large",
         415 => "Unsupported Media Type",
@@ -109,12 +112,25 @@ struct Refused(u16, &'static str);
 
 /// Reads one request from `stream`, within the limits.
 fn read_request(stream: &mut TcpStream) -> Result<Request, Refused> {
+    // One deadline for the whole request: a client trickling bytes must not
+    // hold a worker for longer.
+    let deadline = Instant::now() + IO_TIMEOUT;
+    let late = Refused(408, "the request was not sent in time");
+    let wait = |stream: &TcpStream| -> Result<(), Refused> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(Refused(408, "the request was not sent in time"));
+        }
+        let _ = stream.set_read_timeout(Some(left));
+        Ok(())
+    };
     let mut buf = vec![0u8; MAX_HEAD];
     let mut filled = 0;
     let (head_len, mut request) = loop {
+        wait(stream)?;
         let n = stream
             .read(&mut buf[filled..])
-            .map_err(|_| Refused(400, "the request was not sent in time"))?;
+            .map_err(|_| Refused(408, "the request was not sent in time"))?;
         if n == 0 {
             return Err(Refused(400, "the connection closed inside the request"));
         }
@@ -177,18 +193,23 @@ fn read_request(stream: &mut TcpStream) -> Result<Request, Refused> {
     if body.len() > length {
         body.truncate(length);
     }
-    if body.len() < length {
-        let mut rest = vec![0u8; length - body.len()];
-        stream
-            .read_exact(&mut rest)
-            .map_err(|_| Refused(400, "the request body was not sent in time"))?;
-        body.extend_from_slice(&rest);
+    let mut chunk = [0u8; 16 * 1024];
+    while body.len() < length {
+        wait(stream)?;
+        let want = (length - body.len()).min(chunk.len());
+        match stream.read(&mut chunk[..want]) {
+            Ok(0) | Err(_) => return Err(late),
+            Ok(n) => body.extend_from_slice(&chunk[..n]),
+        }
     }
     request.body = body;
     Ok(request)
 }
 
-fn write_response(stream: &mut TcpStream, r: &Response) {
+/// Writes the answer and closes; with `drain`, first reads (briefly) what
+/// the client may still be sending, so the close is not a reset that could
+/// swallow the answer.
+fn write_response(stream: &mut TcpStream, r: &Response, drain: bool) {
     let mut head = format!(
         "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nConnection: close\r\n\
          Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n",
@@ -206,12 +227,19 @@ fn write_response(stream: &mut TcpStream, r: &Response) {
         .and_then(|_| stream.write_all(&r.body))
         .and_then(|_| stream.flush());
     let _ = stream.shutdown(std::net::Shutdown::Write);
-    // Read what the client may still send (so the close is not a reset), briefly.
-    let _ = stream.set_read_timeout(Some(Duration::from_millis(100)));
-    let mut sink = [0u8; 4096];
-    let mut left = (2 * MAX_BODY) / sink.len();
-    while left > 0 && matches!(stream.read(&mut sink), Ok(n) if n > 0) {
-        left -= 1;
+    if !drain {
+        return;
+    }
+    let until = Instant::now() + DRAIN;
+    let mut sink = [0u8; 16 * 1024];
+    loop {
+        let left = until.saturating_duration_since(Instant::now());
+        if left.is_zero() || stream.set_read_timeout(Some(left)).is_err() {
+            return;
+        }
+        if !matches!(stream.read(&mut sink), Ok(n) if n > 0) {
+            return;
+        }
     }
 }
 
@@ -237,7 +265,7 @@ pub fn serve(listener: TcpListener, workers: usize, handler: Arc<Handler>) -> st
         match tx.try_send(stream) {
             Ok(()) => {}
             Err(TrySendError::Full(mut s)) | Err(TrySendError::Disconnected(mut s)) => {
-                write_response(&mut s, &Response::error(503, "the server is busy"));
+                write_response(&mut s, &Response::error(503, "the server is busy"), false);
             }
         }
     }
@@ -259,7 +287,7 @@ fn worker(rx: &Mutex<Receiver<TcpStream>>, handler: &Handler) {
             }
             Err(Refused(status, why)) => Response::error(status, why),
         };
-        write_response(&mut stream, &response);
+        write_response(&mut stream, &response, true);
     }
 }
 

@@ -122,6 +122,8 @@ pub struct Session<G: BoardGame> {
     process: Option<Process>,
     /// The process is out with a search thread (running or stopping).
     lent: bool,
+    /// The engine (index) whose process is out.
+    lent_for: usize,
     running: Option<Running>,
     next_search: u64,
     /// The engine's latest report and the ply it is about.
@@ -231,6 +233,7 @@ impl<G: BoardGame> Session<G> {
             engine_names,
             process: None,
             lent: false,
+            lent_for: 0,
             running: None,
             next_search: 1,
             info: None,
@@ -419,6 +422,7 @@ impl<G: BoardGame> Session<G> {
             ply: self.cursor,
         });
         self.lent = true;
+        self.lent_for = self.engine;
         self.info = None;
         self.error = None;
         self.changed();
@@ -428,13 +432,17 @@ impl<G: BoardGame> Session<G> {
     /// Takes the result of search `id` (the process comes back with it).
     fn end_search(&mut self, id: u64, ended: Ended, process: Option<Process>, restarted: bool) {
         self.lent = false;
-        if self.closed {
+        if self.closed || self.lent_for != self.engine {
+            // The game is gone, or another engine was chosen meanwhile.
             if let Some(p) = process {
                 p.retire();
             }
-            return;
+            if self.closed {
+                return;
+            }
+        } else {
+            self.process = process;
         }
-        self.process = process;
         let current = matches!(&self.running, Some(r) if r.id == id);
         if !current {
             return;
@@ -673,4 +681,104 @@ fn run_search<G: BoardGame>(
         (_, back) => (back, false),
     };
     lock(inner).end_search(id, ended, back, restarted);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use match_runner::grasshopper::Grasshopper;
+
+    fn game(s: Settings) -> Result<Session<Grasshopper>, ApiError> {
+        Session::new("t".into(), &s, Arc::new(vec!["engine".to_string()]))
+    }
+
+    #[test]
+    fn moves_are_refereed_undone_and_replayed() {
+        let mut g = game(Settings {
+            checkers: Some(2),
+            ..Default::default()
+        })
+        .unwrap();
+        g.play("bar/1").unwrap();
+        let e = g.play("bar/1").unwrap_err();
+        assert_eq!((e.status, e.message.as_str()), (422, "point 1 is occupied"));
+        assert_eq!(g.play("nonsense").unwrap_err().status, 422);
+        g.play("bar/2").unwrap();
+        g.seek(1).unwrap();
+        assert_eq!(g.state()["fen"], "w...../....../....../...... b 1 2 0-0 -");
+        assert_eq!(g.state()["moves"].as_array().unwrap().len(), 2);
+        // A move from an earlier ply replaces the moves after it.
+        g.play("bar/3").unwrap();
+        assert_eq!(g.state()["moves"], serde_json::json!(["bar/1", "bar/3"]));
+        g.undo(2).unwrap();
+        assert_eq!(g.state()["cursor"], 0);
+        assert_eq!(g.seek(1).unwrap_err().status, 400);
+        assert_eq!(g.record().unwrap_err().status, 409);
+    }
+
+    #[test]
+    fn settings_are_checked() {
+        for (s, want) in [
+            (
+                Settings {
+                    checkers: Some(3),
+                    ..Default::default()
+                },
+                "3 checkers",
+            ),
+            (
+                Settings {
+                    limit: Some(Limit::Depth(0)),
+                    ..Default::default()
+                },
+                "depth 0",
+            ),
+            (
+                Settings {
+                    limit: Some(Limit::Movetime(1_000_000)),
+                    ..Default::default()
+                },
+                "movetime",
+            ),
+            (
+                Settings {
+                    engine: Some(1),
+                    ..Default::default()
+                },
+                "engine 1",
+            ),
+            (
+                Settings {
+                    fen: Some("x".into()),
+                    ..Default::default()
+                },
+                "bad position string",
+            ),
+        ] {
+            let e = game(s).err().expect("refused");
+            assert!(e.message.contains(want), "{}", e.message);
+        }
+    }
+
+    #[test]
+    fn a_finished_game_has_a_record_with_the_seats_names() {
+        let mut g = game(Settings {
+            fen: Some("....../....../....../W..... w 0 4 1-0 w1".into()),
+            ..Default::default()
+        })
+        .unwrap();
+        g.play("19/off").unwrap();
+        let state = g.state();
+        assert_eq!(state["outcome"]["result"], "1-0");
+        assert_eq!(
+            state["outcome"]["text"],
+            "White wins: two scores in succession"
+        );
+        assert_eq!(state["legal"], serde_json::json!([]));
+        let text = g.record().unwrap();
+        assert!(text.contains("[White \"Human\"]"), "{text}");
+        assert!(text.contains("[Black \"engine\"]"), "{text}");
+        assert!(text.contains("[FEN \"....../....../....../W..... w 0 4 1-0 w1\"]"));
+        assert!(text.contains("1. 19/off 1-0"), "{text}");
+    }
 }

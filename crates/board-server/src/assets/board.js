@@ -360,7 +360,11 @@ function drive() {
 
 function fail(e) {
   say(e.message || String(e), "error");
-  if (e.status === 404) newGame();
+  if (e.status === 404) {
+    // The server closed the game (a long pause) or was restarted.
+    ui.state = null;
+    newGame().then(() => say("The old game was closed by the server after a long pause; this is a new one.", "hint"));
+  }
 }
 
 // ---- clicks --------------------------------------------------------------
@@ -460,9 +464,18 @@ function settings() {
 
 async function start(extra) {
   const old = ui.state;
+  const body = { game: "grasshopper", ...settings(), ...extra };
   try {
-    const state = await api("POST", "/api/games", { game: "grasshopper", ...settings(), ...extra });
-    if (old) api("DELETE", "/api/games/" + old.id).catch(() => {});
+    let state;
+    try {
+      state = await api("POST", "/api/games", body);
+    } catch (e) {
+      // The server is full: this page's old game makes room.
+      if (e.status !== 503 || !old) throw e;
+      await api("DELETE", "/api/games/" + old.id).catch(() => {});
+      state = await api("POST", "/api/games", body);
+    }
+    if (old && old.id !== state.id) api("DELETE", "/api/games/" + old.id).catch(() => {});
     ui.paused = false;
     say("");
     show(state);
