@@ -86,7 +86,6 @@ fn a_person_plays_a_whole_game_against_the_engine_by_clicks_also_on_a_phone() {
     let black_entry: String = moves[1].trim_start_matches("bar/").to_string();
     if let Some(dir) = screenshots() {
         std::fs::create_dir_all(&dir).unwrap();
-        b.screenshot(&dir.join("board-start.png"));
     }
 
     // Illegal attempts get the rules' reason and change nothing.
@@ -215,7 +214,8 @@ fn a_person_plays_a_whole_game_against_the_engine_by_clicks_also_on_a_phone() {
 
     middle_game_on_desktop_and_phone(&b, &server);
     let elapsed = started.elapsed();
-    assert!(elapsed < Duration::from_secs(30), "took {elapsed:?}");
+    // About 20 s on the idle 2-core machine; the bound only catches a stuck page.
+    assert!(elapsed < Duration::from_secs(90), "took {elapsed:?}");
 }
 
 /// A middle game (walls, lone checkers, a score and a run): the targets of a
