@@ -6,6 +6,7 @@ mod backgammon;
 mod daemon;
 mod lab;
 mod matches;
+mod serve;
 
 use clap::{Parser, Subcommand};
 use grasshopper_rules::Position;
@@ -54,6 +55,9 @@ pub enum Command {
     /// Classic backgammon's rules: the legal moves of a position, or its board.
     #[command(subcommand)]
     Backgammon(backgammon::BackgammonCommand),
+    /// Serve a board for people in the browser (see README): a local web
+    /// server that referees every move and plays the engine as a protocol client.
+    Serve(serve::ServeArgs),
     /// Generate the endgame tables of the last phase and write them to a file.
     Tablegen {
         /// File to write.
@@ -166,6 +170,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Backgammon(command) => {
             backgammon::run(command, &mut out)?.map_err(CliError::Usage)?
         }
+        Command::Serve(args) => serve::run(args)?,
         Command::Tablegen {
             out: file,
             max_checkers,

@@ -1,0 +1,423 @@
+//! `grasshopper serve`: a board for people in the browser. A local web
+//! server hands out one page (plain HTML, CSS and JavaScript compiled into
+//! the binary) and a small JSON API. The server holds every game: the rules
+//! core referees each move and lists the legal ones (the page only draws),
+//! and the engine is a child process driven over the protocol as any GUI
+//! would drive it, one process per game (see [`engine`]).
+//!
+//! Layers: [`http`] (a bounded HTTP/1.1 server on `std::net` and
+//! `httparse`), [`game`] (what a game must offer the board; Grasshopper is
+//! the first), [`session`] (one game: moves, cursor, seats, engine), and
+//! here the API's routes, the table of games and the reaper of abandoned ones.
+
+pub mod engine;
+pub mod game;
+pub mod http;
+pub mod session;
+
+use engine::Permits;
+use game::BoardGame;
+use http::{Request, Response};
+use match_runner::grasshopper::Grasshopper;
+use match_runner::EngineSpec;
+use serde_json::{json, Value};
+use session::{ApiError, EngineContext, Session, Settings, Shared};
+use std::collections::hash_map::RandomState;
+use std::collections::HashMap;
+use std::hash::BuildHasher;
+use std::net::{SocketAddr, TcpListener};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// The page and its assets, compiled in.
+const INDEX_HTML: &str = include_str!("assets/index.html");
+const BOARD_CSS: &str = include_str!("assets/board.css");
+const BOARD_JS: &str = include_str!("assets/board.js");
+
+/// The games the server hosts, by the API's name.
+pub const GAMES: &[&str] = &[<Grasshopper as BoardGame>::NAME];
+
+/// How the server runs.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Where to listen (127.0.0.1:8080 by default; port 0 picks a free one).
+    pub addr: SocketAddr,
+    /// The engines the page may choose from (at least one).
+    pub engines: Vec<EngineSpec>,
+    /// Games open at once; each has at most one engine process.
+    pub max_games: usize,
+    /// A game nobody has asked about for this long is closed (its engine quits).
+    pub idle_timeout: Duration,
+    /// How long a depth search may take before the engine counts as hung.
+    pub move_timeout: Duration,
+    /// Patience for the engine's handshake and `readyok`.
+    pub timeout: Duration,
+    /// Threads answering requests.
+    pub workers: usize,
+}
+
+impl Config {
+    /// The defaults with these engines.
+    pub fn new(engines: Vec<EngineSpec>) -> Config {
+        Config {
+            addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            engines,
+            max_games: 8,
+            idle_timeout: Duration::from_secs(300),
+            move_timeout: Duration::from_secs(60),
+            timeout: Duration::from_secs(10),
+            workers: 8,
+        }
+    }
+}
+
+/// A hosted game, whatever its kind.
+trait Hosted: Send + Sync {
+    fn state(&self) -> Value;
+    fn act(&self, action: &str, body: &Value, ctx: &EngineContext) -> Result<Value, ApiError>;
+    fn record(&self) -> Result<String, ApiError>;
+    fn idle_for(&self) -> Duration;
+    fn close(&self);
+}
+
+impl<G: BoardGame> Hosted for Shared<G> {
+    fn state(&self) -> Value {
+        let mut s = self.lock();
+        s.touch();
+        s.state()
+    }
+
+    fn act(&self, action: &str, body: &Value, ctx: &EngineContext) -> Result<Value, ApiError> {
+        let number = |key: &str| -> Result<usize, ApiError> {
+            body.get(key)
+                .and_then(Value::as_u64)
+                .map(|n| n as usize)
+                .ok_or_else(|| ApiError::new(400, format!("expected {{\"{key}\": <number>}}")))
+        };
+        match action {
+            "move" => {
+                let word = body
+                    .get("move")
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| ApiError::new(400, "expected {\"move\": \"<move>\"}"))?;
+                self.lock().play(word)?;
+            }
+            "go" => self.go(ctx)?,
+            "undo" => self.lock().undo(number("plies")?)?,
+            "seek" => self.lock().seek(number("ply")?)?,
+            "settings" => {
+                let s: Settings = serde_json::from_value(body.clone())
+                    .map_err(|e| ApiError::new(400, format!("bad settings: {e}")))?;
+                if s.game.is_some() || s.fen.is_some() || s.record.is_some() || s.checkers.is_some()
+                {
+                    return Err(ApiError::new(
+                        400,
+                        "a game's kind, size, position and record are set by a new game",
+                    ));
+                }
+                self.lock().apply(&s)?;
+            }
+            _ => return Err(ApiError::new(404, format!("no action \"{action}\""))),
+        }
+        Ok(self.lock().state())
+    }
+
+    fn record(&self) -> Result<String, ApiError> {
+        let mut s = self.lock();
+        s.touch();
+        s.record()
+    }
+
+    fn idle_for(&self) -> Duration {
+        self.lock().idle_for()
+    }
+
+    fn close(&self) {
+        self.lock().close();
+    }
+}
+
+/// The server's state: the games and what they share.
+pub struct App {
+    config: Config,
+    ctx: EngineContext,
+    engine_names: Arc<Vec<String>>,
+    games: Mutex<HashMap<String, Arc<dyn Hosted>>>,
+    ids: RandomState,
+    counter: AtomicU64,
+}
+
+impl App {
+    pub fn new(config: Config) -> Arc<App> {
+        assert!(!config.engines.is_empty(), "at least one engine");
+        let ctx = EngineContext {
+            engines: Arc::new(config.engines.clone()),
+            permits: Permits::new(config.max_games),
+            timeout: config.timeout,
+            move_timeout: config.move_timeout,
+        };
+        Arc::new(App {
+            engine_names: Arc::new(config.engines.iter().map(|e| e.name.clone()).collect()),
+            config,
+            ctx,
+            games: Mutex::new(HashMap::new()),
+            ids: RandomState::new(),
+            counter: AtomicU64::new(1),
+        })
+    }
+
+    /// Engine processes running now.
+    pub fn engines_running(&self) -> usize {
+        self.ctx.permits.live()
+    }
+
+    fn games(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<dyn Hosted>>> {
+        self.games
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn game(&self, id: &str) -> Result<Arc<dyn Hosted>, ApiError> {
+        self.games().get(id).cloned().ok_or_else(|| {
+            ApiError::new(
+                404,
+                "no such game (it may have been closed after a long pause): start a new one",
+            )
+        })
+    }
+
+    fn new_id(&self) -> String {
+        let n = self.counter.fetch_add(1, Ordering::SeqCst);
+        format!("{:016x}", self.ids.hash_one(n))
+    }
+
+    fn create(&self, body: &Value) -> Result<Value, ApiError> {
+        let s: Settings = serde_json::from_value(body.clone())
+            .map_err(|e| ApiError::new(400, format!("bad new game: {e}")))?;
+        let game = s.game.as_deref().unwrap_or(GAMES[0]);
+        let id = self.new_id();
+        let hosted: Arc<dyn Hosted> = match game {
+            "grasshopper" => Arc::new(Shared::new(Session::<Grasshopper>::new(
+                id.clone(),
+                &s,
+                Arc::clone(&self.engine_names),
+            )?)),
+            other => {
+                return Err(ApiError::new(
+                    400,
+                    format!(
+                        "unknown game \"{other}\": expected one of {}",
+                        GAMES.join(", ")
+                    ),
+                ))
+            }
+        };
+        let mut games = self.games();
+        if games.len() >= self.config.max_games {
+            return Err(ApiError::new(
+                503,
+                format!(
+                    "{} games are open, the most this server allows: close one, or wait \
+                     until an abandoned one is closed ({} s after its last request)",
+                    games.len(),
+                    self.config.idle_timeout.as_secs()
+                ),
+            ));
+        }
+        let state = hosted.state();
+        games.insert(id, hosted);
+        Ok(state)
+    }
+
+    fn close(&self, id: &str) -> Result<(), ApiError> {
+        let game = self
+            .games()
+            .remove(id)
+            .ok_or_else(|| ApiError::new(404, "no such game"))?;
+        game.close();
+        Ok(())
+    }
+
+    /// Closes the games idle for longer than the timeout; returns how many.
+    pub fn reap(&self) -> usize {
+        let idle: Vec<(String, Arc<dyn Hosted>)> = self
+            .games()
+            .iter()
+            .filter(|(_, g)| g.idle_for() > self.config.idle_timeout)
+            .map(|(id, g)| (id.clone(), Arc::clone(g)))
+            .collect();
+        for (id, game) in &idle {
+            log::info!("closing game {id}: idle for {:?}", game.idle_for());
+            self.games().remove(id);
+            game.close();
+        }
+        idle.len()
+    }
+
+    fn info(&self) -> Value {
+        json!({
+            "games": GAMES,
+            "sizes": { "grasshopper": {
+                "min": <Grasshopper as BoardGame>::SIZES.0,
+                "max": <Grasshopper as BoardGame>::SIZES.1,
+                "default": <Grasshopper as BoardGame>::SIZES.2,
+            }},
+            "engines": self.engine_names.iter().enumerate()
+                .map(|(i, n)| json!({ "index": i, "name": n })).collect::<Vec<_>>(),
+            "limits": {
+                "max_depth": session::Limit::MAX_DEPTH,
+                "max_movetime": session::Limit::MAX_MOVETIME,
+            },
+            "open_games": self.games().len(),
+            "max_games": self.config.max_games,
+            "engines_running": self.engines_running(),
+            "idle_timeout_s": self.config.idle_timeout.as_secs_f64(),
+        })
+    }
+
+    /// Answers one request.
+    pub fn handle(&self, r: &Request) -> Response {
+        if let Err(e) = self.guard(r) {
+            return Response::error(e.status, e.message);
+        }
+        match self.route(r) {
+            Ok(resp) => resp,
+            Err(e) => Response::error(e.status, e.message),
+        }
+    }
+
+    /// Refuses requests from other sites: a Host that is not this machine
+    /// (DNS rebinding), an Origin that is not this server, and state-changing
+    /// requests that are not JSON (which a cross-site form could send).
+    fn guard(&self, r: &Request) -> Result<(), ApiError> {
+        let host = r.header("host").unwrap_or("");
+        if self.config.addr.ip().is_loopback() {
+            let name = host.rsplit_once(':').map(|(h, _)| h).unwrap_or(host);
+            let local = name == "localhost"
+                || name == "[::1]"
+                || name
+                    .parse::<std::net::Ipv4Addr>()
+                    .is_ok_and(|ip| ip.is_loopback());
+            if !local {
+                return Err(ApiError::new(403, "this server answers only to localhost"));
+            }
+        }
+        if let Some(origin) = r.header("origin") {
+            if origin != format!("http://{host}") {
+                return Err(ApiError::new(403, "requests from other sites are refused"));
+            }
+        }
+        if r.method == "POST"
+            && !r
+                .header("content-type")
+                .is_some_and(|t| t.starts_with("application/json"))
+        {
+            return Err(ApiError::new(
+                415,
+                "expected Content-Type: application/json",
+            ));
+        }
+        Ok(())
+    }
+
+    fn route(&self, r: &Request) -> Result<Response, ApiError> {
+        let parts: Vec<&str> = r.path.split('/').filter(|p| !p.is_empty()).collect();
+        let method = r.method.as_str();
+        let body = || -> Result<Value, ApiError> {
+            if r.body.is_empty() {
+                return Ok(json!({}));
+            }
+            serde_json::from_slice(&r.body)
+                .map_err(|e| ApiError::new(400, format!("the body is not JSON: {e}")))
+        };
+        let ok = |v: Value| Ok(Response::json(200, &v));
+        match (method, parts.as_slice()) {
+            ("GET", []) | ("GET", ["index.html"]) => {
+                Ok(Response::new(200, "text/html; charset=utf-8", INDEX_HTML))
+            }
+            ("GET", ["board.css"]) => Ok(Response::new(200, "text/css; charset=utf-8", BOARD_CSS)),
+            ("GET", ["board.js"]) => Ok(Response::new(
+                200,
+                "text/javascript; charset=utf-8",
+                BOARD_JS,
+            )),
+            ("GET", ["api", "info"]) => ok(self.info()),
+            ("POST", ["api", "games"]) => Ok(Response::json(201, &self.create(&body()?)?)),
+            ("GET", ["api", "games", id]) => ok(self.game(id)?.state()),
+            ("DELETE", ["api", "games", id]) => {
+                self.close(id)?;
+                Ok(Response::new(204, "text/plain", ""))
+            }
+            ("GET", ["api", "games", id, "record"]) => {
+                let text = self.game(id)?.record()?;
+                Ok(
+                    Response::new(200, "text/plain; charset=utf-8", text).with_header(
+                        "Content-Disposition",
+                        format!("attachment; filename=\"grasshopper-{id}.pgn\""),
+                    ),
+                )
+            }
+            ("POST", ["api", "games", id, action]) => {
+                ok(self.game(id)?.act(action, &body()?, &self.ctx)?)
+            }
+            (_, ["api", ..]) => Err(ApiError::new(404, format!("no API {method} {}", r.path))),
+            _ => Err(ApiError::new(404, "not found")),
+        }
+    }
+}
+
+/// A bound server, not yet serving.
+pub struct Server {
+    listener: TcpListener,
+    app: Arc<App>,
+    workers: usize,
+}
+
+impl Server {
+    /// Binds the address of `config`.
+    pub fn bind(config: Config) -> std::io::Result<Server> {
+        let listener = TcpListener::bind(config.addr)?;
+        let mut config = config;
+        config.addr = listener.local_addr()?;
+        let workers = config.workers;
+        Ok(Server {
+            listener,
+            app: App::new(config),
+            workers,
+        })
+    }
+
+    /// The address it listens on.
+    pub fn addr(&self) -> SocketAddr {
+        self.app.config.addr
+    }
+
+    /// The page's address.
+    pub fn url(&self) -> String {
+        http::url_of(self.addr())
+    }
+
+    pub fn app(&self) -> Arc<App> {
+        Arc::clone(&self.app)
+    }
+
+    /// Serves until the process ends; a reaper thread closes abandoned games.
+    pub fn run(self) -> std::io::Result<()> {
+        let app = Arc::clone(&self.app);
+        let tick =
+            (app.config.idle_timeout / 4).clamp(Duration::from_millis(100), Duration::from_secs(5));
+        std::thread::Builder::new()
+            .name("reaper".into())
+            .spawn(move || loop {
+                std::thread::sleep(tick);
+                app.reap();
+            })?;
+        let app = Arc::clone(&self.app);
+        http::serve(
+            self.listener,
+            self.workers,
+            Arc::new(move |r: &Request| app.handle(r)),
+        )
+    }
+}

@@ -1,0 +1,88 @@
+//! `grasshopper serve`: the board in the browser (crates/board-server).
+
+use super::matches::EngineArgs;
+use super::CliError;
+use match_runner::EngineSpec;
+use std::net::{IpAddr, SocketAddr};
+use std::time::Duration;
+
+/// `serve`.
+#[derive(clap::Args, Debug)]
+pub struct ServeArgs {
+    /// Port to listen on (0: any free port).
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// Address to listen on. Only loopback addresses are safe: the server has
+    /// no accounts, and any page that reaches it can start engine processes.
+    #[arg(long, default_value = "127.0.0.1")]
+    host: IpAddr,
+    #[command(flatten)]
+    engines: EngineArgs,
+    /// Games open at once (each runs at most one engine process).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=64))]
+    max_games: u16,
+    /// Seconds without a request from its page after which a game is closed
+    /// and its engine process ends (a closed tab, even mid-search).
+    #[arg(long, default_value_t = 300.0)]
+    idle_timeout: f64,
+    /// Seconds a depth-limited search may take before the engine counts as hung.
+    #[arg(long, default_value_t = 60.0)]
+    move_timeout: f64,
+}
+
+/// One `--engine` occurrence: `cmd=PATH name=... arg=...` as for `match`, or
+/// a plain `PATH [ARG]...`.
+fn engine_spec(tokens: &[String]) -> Result<EngineSpec, CliError> {
+    let spec = if tokens.iter().any(|t| t.contains('=')) {
+        EngineSpec::from_tokens(tokens)
+    } else {
+        let mut words = vec![format!("cmd={}", tokens[0])];
+        words.extend(tokens[1..].iter().map(|a| format!("arg={a}")));
+        EngineSpec::from_tokens(&words)
+    };
+    spec.map_err(|e| CliError::Usage(format!("--engine: {e}")))
+}
+
+fn seconds(value: f64, what: &str) -> Result<Duration, CliError> {
+    Duration::try_from_secs_f64(value)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| {
+            CliError::Usage(format!(
+                "--{what} {value}: expected a positive number of seconds"
+            ))
+        })
+}
+
+/// Serves the board until the process is ended.
+pub fn run(args: ServeArgs) -> Result<(), CliError> {
+    let mut engines = args
+        .engines
+        .0
+        .iter()
+        .map(|tokens| engine_spec(tokens))
+        .collect::<Result<Vec<_>, _>>()?;
+    if engines.is_empty() {
+        // This same binary, whose default mode is the protocol engine.
+        let exe = std::env::current_exe()?;
+        engines.push(
+            EngineSpec::from_tokens(&[
+                format!("cmd={}", exe.display()),
+                "name=grasshopper".to_string(),
+            ])
+            .map_err(|e| CliError::Usage(e.to_string()))?,
+        );
+    }
+    let mut config = board_server::Config::new(engines);
+    config.addr = SocketAddr::new(args.host, args.port);
+    config.max_games = usize::from(args.max_games);
+    config.idle_timeout = seconds(args.idle_timeout, "idle-timeout")?;
+    config.move_timeout = seconds(args.move_timeout, "move-timeout")?;
+    let addr = config.addr;
+    let server = board_server::Server::bind(config)
+        .map_err(|e| CliError::Usage(format!("cannot listen on {addr}: {e}")))?;
+    println!("grasshopper board: open {}", server.url());
+    use std::io::Write;
+    std::io::stdout().flush()?;
+    Ok(server.run()?)
+}
