@@ -3,6 +3,7 @@
 //! runner with fake and real engines, perft, and the solver's commands. One
 //! test binary, a module per concern.
 
+mod compliance;
 mod match_engine;
 mod match_faults;
 mod match_runner;
@@ -12,6 +13,7 @@ mod protocol_fuzz;
 mod protocol_sessions;
 mod solver_cli;
 mod solver_protocol;
+mod strict_client;
 
 /// The binary under test.
 pub const BIN: &str = env!("CARGO_BIN_EXE_grasshopper");
