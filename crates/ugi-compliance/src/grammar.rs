@@ -286,7 +286,11 @@ pub fn classify(text: &str) -> Result<Line, Refusal> {
         }
         "info" => info(w).map(Line::Info),
         "bestmove" => bestmove(w),
-        "response" => Ok(Line::Response(w.rest().map(str::to_string))),
+        "response" => {
+            w.line = "response";
+            w.space_check()?;
+            Ok(Line::Response(w.rest().map(str::to_string)))
+        }
         "error" => {
             w.line = "error";
             let code = w.need("an error code")?;
@@ -1057,6 +1061,7 @@ mod tests {
             ("info string", "missing a text"),
             ("info hashfull 1001", "out of range"),
             ("info multipv 0", "out of range"),
+            ("response  true", "two spaces in a row at byte 9"),
             ("id", "missing name or author"),
             ("id name", "missing a text"),
             ("id version 3", "expected name or author"),
