@@ -240,16 +240,27 @@ impl<'a> Checker<'a> {
     }
 
     /// A fresh process after `ugi` and `ugiok`. Bad lines are skipped here:
-    /// the handshake check reports them.
+    /// the handshake check reports them. The options it lists are kept if
+    /// the handshake check could not learn them.
     fn start_session(&mut self) -> Result<StrictEngine, Fault> {
         let mut e = self.spawn()?;
         e.send("ugi")?;
         let deadline = self.deadline();
+        let mut options = Vec::new();
         loop {
             match e.next(deadline, "ugiok after ugi") {
                 Ok(Said {
                     line: Line::UgiOk, ..
-                }) => return Ok(e),
+                }) => {
+                    if self.options.is_empty() {
+                        self.options = options;
+                    }
+                    return Ok(e);
+                }
+                Ok(Said {
+                    line: Line::Option(o),
+                    ..
+                }) => options.push((o.name, o.kind)),
                 Ok(_) | Err(Fault::BadLine { .. }) => {}
                 Err(f) => {
                     e.kill();
