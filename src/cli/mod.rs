@@ -1,8 +1,9 @@
 //! The command line: the daemon (no subcommand), perft, bench, tune,
-//! selfplay, match, solve and tablegen. `main` only parses and calls [`run`];
+//! selfplay, match, compliance, solve and tablegen. `main` only parses and calls [`run`];
 //! each subcommand is a short function over the crates that do the work.
 
 mod backgammon;
+mod compliance;
 mod daemon;
 mod lab;
 mod matches;
@@ -49,6 +50,10 @@ pub enum Command {
     Selfplay(lab::SelfplayArgs),
     /// Play a match between engines that speak the protocol (see README).
     Match(Box<matches::MatchArgs>),
+    /// Check that an engine speaks the protocol (protocol.md): drives
+    /// `CMD ARGS...` through every command, prints `PASS <check>` or
+    /// `FAIL <check>: <why>` per check, and fails if any check does.
+    Compliance(compliance::ComplianceArgs),
     /// Solve a position exactly: value for the side to move, plies to the
     /// end under optimal play, all optimal moves, and the cost.
     Solve(SolveArgs),
@@ -126,6 +131,9 @@ pub enum CliError {
     /// A match could not be played.
     #[error("match: {0}")]
     Match(#[from] match_runner::MatchError),
+    /// An engine failed protocol-compliance checks.
+    #[error("compliance: {0} check(s) failed")]
+    Compliance(usize),
     /// Generating, reading or writing endgame tables failed.
     #[error("{0}")]
     Table(#[from] grasshopper_solver::TableError),
@@ -159,6 +167,10 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Tune(args) => lab::tune(args, seed)?,
         Command::Selfplay(args) => lab::selfplay(args, seed)?,
         Command::Match(args) => matches::run(*args, seed)?,
+        Command::Compliance(args) => match compliance::run(args, &mut out)? {
+            0 => {}
+            failed => return Err(CliError::Compliance(failed)),
+        },
         Command::Solve(a) => {
             let pos = position_or_start(a.fen, a.checkers);
             let mut solver = grasshopper_solver::Solver::new(a.hash_mb);

@@ -4,6 +4,7 @@
 //! test binary, a module per concern.
 
 mod backgammon_cli;
+mod compliance;
 mod match_engine;
 mod match_faults;
 mod match_runner;
@@ -13,6 +14,7 @@ mod protocol_fuzz;
 mod protocol_sessions;
 mod solver_cli;
 mod solver_protocol;
+mod strict_client;
 
 /// The binary under test.
 pub const BIN: &str = env!("CARGO_BIN_EXE_grasshopper");

@@ -1,6 +1,6 @@
 //! Matches with the real engine (`grasshopper` with no arguments speaks the
-//! protocol): two instances of it, the engine against the naive fixture
-//! engine's random mover, under depth, clock and UCI spellings, and a resume
+//! protocol): two instances of it, the engine against the fake engine's
+//! random mover, under depth, clock and UCI spellings, and a resume
 //! that reproduces an uninterrupted run at fixed depth.
 
 use match_runner::grasshopper::Grasshopper;
@@ -20,10 +20,9 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn random_mover() -> Vec<String> {
-    let naive = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/engines/naive.py");
     [
         "--engine".to_string(),
-        format!("cmd={}", naive.display()),
+        format!("cmd={}", testkit::fake_engine().display()),
         "name=random".into(),
         "arg=--mode".into(),
         "arg=random".into(),

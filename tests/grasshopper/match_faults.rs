@@ -7,8 +7,9 @@ type GameRecord = match_runner::GameRecord<Grasshopper>;
 use std::path::PathBuf;
 use std::process::Command;
 
-fn engines_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/engines")
+/// `cmd=<the fake engine>` (testkit's fake-engine binary).
+fn fake() -> String {
+    format!("cmd={}", testkit::fake_engine().display())
 }
 
 fn scratch(name: &str) -> PathBuf {
@@ -23,14 +24,9 @@ fn scratch(name: &str) -> PathBuf {
 /// and returns the records.
 fn match_against(tag: &str, bad: &[&str], pairs: u32, extra: &[&str]) -> Vec<GameRecord> {
     let pgn = scratch(&format!("{tag}.pgn"));
-    let naive = engines_dir().join("naive.py");
     let out = Command::new(crate::BIN)
         .arg("match")
-        .args([
-            "--engine",
-            &format!("cmd={}", naive.display()),
-            "name=naive",
-        ])
+        .args(["--engine", &fake(), "name=naive"])
         .arg("--engine")
         .args(bad)
         .args(["--tc", "depth=1", "--checkers", "4", "--random-plies", "2"])
@@ -71,14 +67,33 @@ fn assert_all_lost(games: &[GameRecord], loser: &str, termination: Termination, 
     }
 }
 
-fn script(name: &str) -> String {
-    format!("cmd={}", engines_dir().join(name).display())
+/// The fake engine misbehaving as `fail` says at every go (and, for silent
+/// and garbage, for its whole session).
+fn failing(fail: &str) -> Vec<String> {
+    vec![
+        fake(),
+        "name=bad".into(),
+        "arg=--fail".into(),
+        format!("arg={fail}"),
+    ]
+}
+
+/// The fake engine misbehaving as `fail` says at its go after `after`
+/// moves of its own in a game.
+fn failing_after(fail: &str, after: u32) -> Vec<String> {
+    let mut v = failing(fail);
+    v.extend(["arg=--fail-after".into(), format!("arg={after}")]);
+    v
+}
+
+fn strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
 }
 
 #[test]
 fn an_illegal_move_loses_with_the_move_and_the_reason() {
     // Given an engine that answers every go with bar/7
-    let games = match_against("illegal", &[&script("illegal.sh"), "name=bad"], 1, &[]);
+    let games = match_against("illegal", &strs(&failing("illegal")), 1, &[]);
     // Then both games end as illegal moves, quoting the move and the rule
     assert_eq!(games.len(), 2);
     assert_all_lost(
@@ -92,7 +107,7 @@ fn an_illegal_move_loses_with_the_move_and_the_reason() {
 #[test]
 fn a_crash_loses_and_the_engine_is_restarted() {
     // Given an engine that dies at its first go
-    let games = match_against("crash", &[&script("crash.sh"), "name=bad"], 2, &[]);
+    let games = match_against("crash", &strs(&failing("crash")), 2, &[]);
     // Then every game (four: the engine was started again each time) is a crash
     assert_eq!(games.len(), 4);
     assert_all_lost(&games, "bad", Termination::Crash, "exited");
@@ -101,20 +116,7 @@ fn a_crash_loses_and_the_engine_is_restarted() {
 #[test]
 fn a_crash_in_mid_game_keeps_the_moves_and_the_next_game_gets_a_fresh_process() {
     // Given a naive engine that exits after two moves of its own in a game
-    let naive = script("naive.py");
-    let games = match_against(
-        "crash_mid",
-        &[
-            &naive,
-            "name=bad",
-            "arg=--fail-after",
-            "arg=2",
-            "arg=--fail",
-            "arg=crash",
-        ],
-        1,
-        &[],
-    );
+    let games = match_against("crash_mid", &strs(&failing_after("crash", 2)), 1, &[]);
     assert_all_lost(&games, "bad", Termination::Crash, "exited");
     // Then each game has the moves before the crash: the restarted process
     // played its two moves in game 2 as well.
@@ -128,7 +130,7 @@ fn an_engine_that_never_answers_stalls() {
     // Given an engine that never says anything
     let games = match_against(
         "silent",
-        &[&script("silent.sh"), "name=bad"],
+        &strs(&failing("silent")),
         1,
         &["--timeout", "1500"],
     );
@@ -142,17 +144,9 @@ fn an_engine_that_never_answers_stalls() {
 
 #[test]
 fn an_engine_that_stops_answering_mid_game_stalls() {
-    let naive = script("naive.py");
     let games = match_against(
         "silent_mid",
-        &[
-            &naive,
-            "name=bad",
-            "arg=--fail-after",
-            "arg=1",
-            "arg=--fail",
-            "arg=silent",
-        ],
+        &strs(&failing_after("silent", 1)),
         1,
         &["--timeout", "1500", "--move-timeout", "300"],
     );
@@ -162,7 +156,7 @@ fn an_engine_that_stops_answering_mid_game_stalls() {
 #[test]
 fn garbage_is_skipped_and_an_unreadable_move_loses() {
     // Given an engine that prints noise and invalid UTF-8 around its answers
-    let games = match_against("garbage", &[&script("garbage.sh"), "name=bad"], 1, &[]);
+    let games = match_against("garbage", &strs(&failing("garbage")), 1, &[]);
     // Then the handshake survives the noise, and its "move" is refused
     assert_all_lost(
         &games,
@@ -175,7 +169,7 @@ fn garbage_is_skipped_and_an_unreadable_move_loses() {
 #[test]
 fn a_flood_of_output_is_read_in_pieces_and_the_move_after_it_counts() {
     // Given an engine that prints a 3 MB line before its move bar/7
-    let games = match_against("flood", &[&script("flood.sh"), "name=bad"], 1, &[]);
+    let games = match_against("flood", &strs(&failing("flood")), 1, &[]);
     // Then the runner reads past the flood and refuses the move
     assert_all_lost(
         &games,
@@ -188,17 +182,9 @@ fn a_flood_of_output_is_read_in_pieces_and_the_move_after_it_counts() {
 #[test]
 fn a_slow_engine_forfeits_on_time() {
     // Given an engine that thinks 500 ms on its second move, under movetime=50
-    let naive = script("naive.py");
     let games = match_against(
         "slow",
-        &[
-            &naive,
-            "name=bad",
-            "arg=--fail-after",
-            "arg=1",
-            "arg=--fail",
-            "arg=slow",
-        ],
+        &strs(&failing_after("slow", 1)),
         1,
         &["--tc", "movetime=50", "--margin", "50", "--timeout", "3000"],
     );
@@ -206,11 +192,25 @@ fn a_slow_engine_forfeits_on_time() {
 }
 
 #[test]
+fn a_stale_second_bestmove_is_a_protocol_error_naming_the_line() {
+    // Given an engine that sends its bestmove twice
+    let games = match_against("stale", &strs(&failing("stale")), 1, &[]);
+    // Then the isready before its next go catches the second one
+    assert_eq!(games.len(), 2);
+    assert_all_lost(&games, "bad", Termination::Protocol, "sent \"bestmove bar/");
+    for g in &games {
+        let detail = g.detail.as_deref().unwrap_or("");
+        assert!(detail.contains("when no search was running"), "{detail}");
+        assert!(!g.moves.is_empty(), "{g}");
+    }
+}
+
+#[test]
 fn a_missing_program_is_an_error_not_a_game() {
     let out = Command::new(crate::BIN)
         .arg("match")
         .args(["--engine", "cmd=/nonexistent/engine", "name=a"])
-        .args(["--engine", &script("naive.py"), "name=b"])
+        .args(["--engine", &fake(), "name=b"])
         .args(["--tc", "depth=1", "--pairs", "1", "-q"])
         .arg("--pgn")
         .arg(scratch("missing.pgn"))

@@ -1,8 +1,8 @@
 //! Whole matches through the `grasshopper match` command: records, JSON
 //! summary, resume after a kill, shards and merge, SPRT stop, schedules,
-//! openings files and concurrency. The engines are the naive fixture engine
-//! (fixtures/engines/naive.py, which implements the rules on its own) in its
-//! deterministic modes, so every run of the same match gives the same games.
+//! openings files and concurrency. The engines are testkit's fake engine
+//! (which plays by testkit's naive model of the rules) in its deterministic
+//! modes, so every run of the same match gives the same games.
 
 use match_runner::grasshopper::Grasshopper;
 use match_runner::parse_records;
@@ -12,8 +12,7 @@ use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
 fn naive() -> String {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/engines/naive.py");
-    format!("cmd={}", p.display())
+    format!("cmd={}", testkit::fake_engine().display())
 }
 
 fn scratch(name: &str) -> PathBuf {

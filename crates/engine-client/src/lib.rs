@@ -5,13 +5,14 @@
 //! and a dead engine shows up as a closed channel. Nothing here knows a game.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-/// The longest line read from an engine; longer ones arrive in pieces.
-const MAX_LINE: u64 = 64 * 1024;
+/// The longest line read from an engine (bytes, without its line break);
+/// longer ones arrive in pieces.
+pub const MAX_LINE: usize = 64 * 1024;
 
 /// Why an engine could not do what it was asked.
 #[derive(Debug, thiserror::Error)]
@@ -65,12 +66,41 @@ pub enum Wait {
     Closed,
 }
 
+/// One line as the engine wrote it, for checkers that judge the bytes
+/// themselves rather than the words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawLine {
+    /// The text without its LF; a CR before the LF is kept. Bytes that are
+    /// not UTF-8 are replaced by U+FFFD.
+    pub text: String,
+    /// Whether the bytes were UTF-8.
+    pub utf8: bool,
+    /// Whether the line ended with LF. It did not when it was cut at
+    /// [`MAX_LINE`] bytes (the rest comes as the next piece) or when the
+    /// output ended in the middle of it.
+    pub ended: bool,
+}
+
+impl RawLine {
+    /// The text as [`Engine::recv`] gives it: without trailing CRs.
+    pub fn trimmed(&self) -> &str {
+        self.text.trim_end_matches('\r')
+    }
+}
+
+/// What waiting for a raw line gave.
+pub enum RawWait {
+    Line(RawLine),
+    Timeout,
+    Closed,
+}
+
 /// A running engine.
 pub struct Engine {
     name: String,
     child: Child,
     stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
+    lines: Receiver<RawLine>,
 }
 
 impl Engine {
@@ -126,13 +156,23 @@ impl Engine {
             let mut buf = Vec::new();
             loop {
                 buf.clear();
-                // At most MAX_LINE bytes a line: an engine printing without end
-                // must not take the runner's memory with it.
-                match (&mut reader).take(MAX_LINE).read_until(b'\n', &mut buf) {
+                // At most MAX_LINE bytes a line (and its LF): an engine
+                // printing without end must not take the runner's memory with it.
+                match (&mut reader)
+                    .take(MAX_LINE as u64 + 1)
+                    .read_until(b'\n', &mut buf)
+                {
                     Ok(0) | Err(_) => break,
                     Ok(_) => {
-                        let line = String::from_utf8_lossy(&buf);
-                        let line = line.trim_end_matches(['\n', '\r']).to_string();
+                        let ended = buf.last() == Some(&b'\n');
+                        if ended {
+                            buf.pop();
+                        }
+                        let line = RawLine {
+                            text: String::from_utf8_lossy(&buf).into_owned(),
+                            utf8: std::str::from_utf8(&buf).is_ok(),
+                            ended,
+                        };
                         if tx.send(line).is_err() {
                             break;
                         }
@@ -144,7 +184,7 @@ impl Engine {
         thread::spawn(move || {
             let mut reader = BufReader::new(stderr);
             let mut buf = Vec::new();
-            while matches!((&mut reader).take(MAX_LINE).read_until(b'\n', &mut buf), Ok(n) if n > 0)
+            while matches!((&mut reader).take(MAX_LINE as u64).read_until(b'\n', &mut buf), Ok(n) if n > 0)
             {
                 log::debug!(
                     "{err_name} stderr: {}",
@@ -180,16 +220,27 @@ impl Engine {
             .map_err(|e| EngineFailure::Crashed(format!("cannot write \"{line}\": {e}")))
     }
 
-    /// The next line, or why there is none before `deadline`.
+    /// The next line (without its line break, CR or LF), or why there is
+    /// none before `deadline`.
     pub fn recv(&mut self, deadline: Instant) -> Wait {
+        match self.recv_raw(deadline) {
+            RawWait::Line(line) => Wait::Line(line.trimmed().to_string()),
+            RawWait::Timeout => Wait::Timeout,
+            RawWait::Closed => Wait::Closed,
+        }
+    }
+
+    /// The next line as the engine wrote it, or why there is none before
+    /// `deadline`.
+    pub fn recv_raw(&mut self, deadline: Instant) -> RawWait {
         let left = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(left) {
             Ok(line) => {
-                log::trace!("{} -> {line}", self.name);
-                Wait::Line(line)
+                log::trace!("{} -> {}", self.name, line.text);
+                RawWait::Line(line)
             }
-            Err(RecvTimeoutError::Timeout) => Wait::Timeout,
-            Err(RecvTimeoutError::Disconnected) => Wait::Closed,
+            Err(RecvTimeoutError::Timeout) => RawWait::Timeout,
+            Err(RecvTimeoutError::Disconnected) => RawWait::Closed,
         }
     }
 
@@ -236,6 +287,23 @@ impl Engine {
                 }
                 Ok(None) if Instant::now() < until => thread::sleep(Duration::from_millis(5)),
                 _ => return EngineFailure::Crashed(format!("closed its output during {during}")),
+            }
+        }
+    }
+
+    /// Closes the engine's input (the end of input, as a client that goes away).
+    pub fn close_input(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Waits up to `grace` for the process to exit; its status, if it did.
+    pub fn wait_exit(&mut self, grace: Duration) -> Option<ExitStatus> {
+        let until = Instant::now() + grace;
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => return Some(status),
+                Ok(None) if Instant::now() < until => thread::sleep(Duration::from_millis(5)),
+                _ => return None,
             }
         }
     }

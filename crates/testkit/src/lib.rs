@@ -12,7 +12,9 @@ pub mod rng;
 pub mod transcript;
 
 use grasshopper_rules::Position;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
 
 /// The repository's root (for fixtures).
 pub fn repo_root() -> PathBuf {
@@ -25,6 +27,53 @@ pub fn repo_root() -> PathBuf {
 /// A file under `fixtures/`.
 pub fn fixture(path: &str) -> PathBuf {
     repo_root().join("fixtures").join(path)
+}
+
+/// The `fake-engine` binary (`src/bin/fake-engine.rs`), for tests that
+/// need an engine that plays by the naive model or misbehaves on purpose.
+///
+/// It is `target/<profile>/fake-engine`, beside the running test executable
+/// (`target/<profile>/deps/...`). `cargo test --workspace` builds it (its own
+/// test in `crates/testkit/tests/` asks for it); this runs `cargo build
+/// --profile <the same profile> -p testkit --bin fake-engine` once per test
+/// process all the same, which builds it when the tests of one package run
+/// alone (`cargo test -p grasshopper`) and brings an old build up to date
+/// (a fraction of a second when there is nothing to do).
+pub fn fake_engine() -> PathBuf {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| {
+        let exe = std::env::current_exe().expect("the test executable's path");
+        let mut dir = exe.parent().expect("a directory").to_path_buf();
+        if dir.ends_with("deps") {
+            dir.pop();
+        }
+        let bin = dir.join(format!("fake-engine{}", std::env::consts::EXE_SUFFIX));
+        build_fake_engine(&dir);
+        assert!(bin.exists(), "{} was not built", bin.display());
+        bin
+    })
+    .clone()
+}
+
+/// `cargo build` of the fake engine into the profile directory `dir`
+/// (`target/<profile>`).
+fn build_fake_engine(dir: &Path) {
+    let profile = match dir.file_name().and_then(|n| n.to_str()) {
+        Some("debug") => "dev",
+        Some(name) => name,
+        None => panic!("no profile directory in {}", dir.display()),
+    };
+    let target = dir.parent().expect("the target directory");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let status = Command::new(cargo)
+        .args(["build", "--quiet", "--profile", profile, "-p", "testkit"])
+        .args(["--bin", "fake-engine", "--manifest-path"])
+        .arg(repo_root().join("Cargo.toml"))
+        .arg("--target-dir")
+        .arg(target)
+        .status()
+        .expect("cargo runs");
+    assert!(status.success(), "cargo build of fake-engine failed");
 }
 
 /// One line of `fixtures/perft.txt`.
