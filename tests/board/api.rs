@@ -3,7 +3,7 @@
 //! and the limits that keep a page from harming the machine.
 
 use crate::http::{self, get, post, request};
-use crate::{fixture, Served};
+use crate::Served;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 
@@ -40,11 +40,12 @@ fn engines_running(s: &Served) -> u64 {
         .unwrap()
 }
 
-/// `--engine` and the naive fixture engine's settings, as separate words.
+/// `--engine` and the fake engine's settings (testkit's naive rules
+/// model, misbehaving on request), as separate words.
 fn naive(extra: &[&str]) -> Vec<String> {
     let mut args = vec![
         "--engine".to_string(),
-        format!("cmd={}", fixture("engines/naive.py").display()),
+        format!("cmd={}", testkit::fake_engine().display()),
         "name=naive".to_string(),
     ];
     args.extend(extra.iter().map(|a| format!("arg={a}")));

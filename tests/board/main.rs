@@ -9,18 +9,10 @@ mod http;
 mod webdriver;
 
 use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 
 /// The binary under test.
 pub const BIN: &str = env!("CARGO_BIN_EXE_grasshopper");
-
-/// A fixture file's path.
-pub fn fixture(path: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures")
-        .join(path)
-}
 
 /// A running `grasshopper serve`, killed on drop.
 pub struct Served {
