@@ -5,9 +5,9 @@
 
 use crate::command::{Command, Decision, PositionText, Query};
 use engine_daemon::quote;
+use engine_daemon::words::{bare, end, found, keyword, word};
 use nom::branch::alt;
-use nom::bytes::complete::{tag, take_till1};
-use nom::character::complete::{one_of, space0, space1};
+use nom::character::complete::{one_of, space1};
 use nom::combinator::{cut, eof, opt, peek, rest, value, verify};
 use nom::error::{context, ContextError, ErrorKind, ParseError as NomParseError};
 use nom::sequence::{preceded, terminated};
@@ -82,14 +82,6 @@ pub fn parse_command(line: &str) -> Result<Option<Command>, CommandError> {
     }
 }
 
-/// The first word of `text` quoted, or `end of line`.
-fn found(text: &str) -> String {
-    match text.split([' ', '\t']).find(|w| !w.is_empty()) {
-        Some(w) => quote(w),
-        None => "end of line".to_string(),
-    }
-}
-
 /// The parsers' error: where, what was expected (the innermost `context`),
 /// and the code to answer with.
 #[derive(Clone, Debug, PartialEq)]
@@ -144,29 +136,6 @@ fn command(input: &str) -> Res<'_, Command> {
         query,
     ))
     .parse(input)
-}
-
-/// `word` as a whole word.
-fn keyword<'a>(word: &'static str) -> impl Parser<&'a str, Output = &'a str, Error = PError<'a>> {
-    terminated(tag(word), peek(alt((space1, eof))))
-}
-
-/// One word: a run of characters other than space and tab.
-fn word(input: &str) -> Res<'_, &str> {
-    take_till1(|c| c == ' ' || c == '\t').parse(input)
-}
-
-/// The end of the line; `what` says what else could have come.
-fn end<'a>(what: &'static str) -> impl Parser<&'a str, Output = (), Error = PError<'a>> {
-    context(what, value((), (space0, eof)))
-}
-
-/// A command without arguments.
-fn bare<'a>(
-    word: &'static str,
-    command: Command,
-) -> impl Parser<&'a str, Output = Command, Error = PError<'a>> {
-    preceded(keyword(word), cut(end("end of line"))).map(move |_| command.clone())
 }
 
 /// `position gnubgid <ID>` or `position xgid <XGID>`.

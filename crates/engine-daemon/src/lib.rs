@@ -19,6 +19,7 @@
 
 pub mod options;
 pub mod transport;
+pub mod words;
 
 pub use options::{OptionError, OptionKind, OptionSpec, OptionTable, OptionValue};
 pub use transport::{quote, read_lines, sanitise, LineError, LineOut, Output, MAX_LINE};

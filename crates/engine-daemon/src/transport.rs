@@ -172,14 +172,15 @@ pub fn sanitise(text: &str) -> String {
     s
 }
 
-/// `"text"`, shortened to 40 characters, for quoting a client's token in a message.
+/// `"text"`, shortened to 40 characters and with quotes, backslashes and
+/// control characters escaped, for quoting a token in a message.
 pub fn quote(text: &str) -> String {
     const MAX: usize = 40;
     let mut q: String = text.chars().take(MAX).collect();
     if text.chars().nth(MAX).is_some() {
         q.push_str("...");
     }
-    format!("\"{q}\"")
+    format!("{q:?}")
 }
 
 #[cfg(test)]
@@ -238,6 +239,7 @@ mod tests {
     #[test]
     fn long_tokens_are_quoted_shortened() {
         assert_eq!(quote("abc"), "\"abc\"");
+        assert_eq!(quote("a\"\r"), "\"a\\\"\\r\"");
         let q = quote(&"x".repeat(100));
         assert_eq!(q.len(), 40 + 2 + 3);
     }

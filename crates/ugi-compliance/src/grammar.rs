@@ -14,7 +14,9 @@
 //! judge; [`answer`] reads a `response` line as the answer to one question.
 
 use engine_client::{RawLine, MAX_LINE};
+pub use engine_daemon::quote;
 use grasshopper_rules::{Move, Position};
+pub use grasshopper_ugi::ErrorCode;
 use std::fmt;
 
 /// A line the grammar accepts, in its typed form.
@@ -91,47 +93,6 @@ pub struct Info {
 pub enum Score {
     Cp(i64),
     Mate(i64),
-}
-
-/// The error codes protocol.md lists.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum ErrorCode {
-    UnknownCommand,
-    Syntax,
-    BadPosition,
-    IllegalMove,
-    BadOption,
-    Busy,
-}
-
-impl ErrorCode {
-    /// Every code, in protocol.md's order.
-    pub const ALL: [ErrorCode; 6] = [
-        ErrorCode::UnknownCommand,
-        ErrorCode::Syntax,
-        ErrorCode::BadPosition,
-        ErrorCode::IllegalMove,
-        ErrorCode::BadOption,
-        ErrorCode::Busy,
-    ];
-
-    /// The code as written on the wire.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            ErrorCode::UnknownCommand => "unknown_command",
-            ErrorCode::Syntax => "syntax",
-            ErrorCode::BadPosition => "bad_position",
-            ErrorCode::IllegalMove => "illegal_move",
-            ErrorCode::BadOption => "bad_option",
-            ErrorCode::Busy => "busy",
-        }
-    }
-}
-
-impl fmt::Display for ErrorCode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
 }
 
 /// The `info` fields that UCI has but this protocol does not.
@@ -226,16 +187,6 @@ pub enum Refusal {
     DefaultOutOfRange { default: i64, min: i64, max: i64 },
     #[error("response: {0}")]
     BadResponse(String),
-}
-
-/// `"text"`, shortened to 40 characters, for messages.
-pub fn quote(text: &str) -> String {
-    const MAX: usize = 40;
-    let mut q: String = text.chars().take(MAX).collect();
-    if text.chars().nth(MAX).is_some() {
-        q.push_str("...");
-    }
-    format!("{q:?}")
 }
 
 /// Classifies a line as the engine wrote it: also refused when it was not

@@ -5,12 +5,11 @@
 
 use crate::command::{Command, Go, Query, Start};
 use crate::error::CommandError;
-use engine_daemon::quote;
+use engine_daemon::words::{bare, end, found, keyword, word};
 use grasshopper_rules::{Move, ParseMoveError, ParsePositionError, Position};
 use nom::branch::alt;
-use nom::bytes::complete::{tag, take_till1};
-use nom::character::complete::{char, digit1, space0, space1};
-use nom::combinator::{cut, eof, map, opt, peek, rest, value, verify};
+use nom::character::complete::{char, digit1, space1};
+use nom::combinator::{cut, map, opt, rest, value, verify};
 use nom::error::{context, ContextError, ErrorKind, ParseError};
 use nom::multi::many0;
 use nom::sequence::{preceded, terminated};
@@ -19,14 +18,6 @@ use std::str::FromStr;
 
 #[cfg(test)]
 mod tests;
-
-/// The first word of `text` quoted, or `end of line`.
-fn found(text: &str) -> String {
-    match text.split([' ', '\t']).find(|w| !w.is_empty()) {
-        Some(w) => quote(w),
-        None => "end of line".to_string(),
-    }
-}
 
 /// Reads one line. `Ok(None)` for a blank line (ignored by the engine).
 /// Leading and trailing whitespace (including a CR of a CRLF) is ignored;
@@ -153,29 +144,6 @@ fn command(input: &str) -> Res<'_, Command> {
     .parse(input)
 }
 
-/// `word`, as a whole word (followed by whitespace or the end of the line).
-fn keyword<'a>(word: &'static str) -> impl Parser<&'a str, Output = &'a str, Error = PError<'a>> {
-    terminated(tag(word), peek(alt((space1, eof))))
-}
-
-/// One word: a run of characters other than space and tab.
-fn word(input: &str) -> Res<'_, &str> {
-    take_till1(|c| c == ' ' || c == '\t').parse(input)
-}
-
-/// The end of the line; `what` says what else could have come.
-fn end<'a>(what: &'static str) -> impl Parser<&'a str, Output = (), Error = PError<'a>> {
-    context(what, value((), (space0, eof)))
-}
-
-/// A command without arguments.
-fn bare<'a>(
-    word: &'static str,
-    command: Command,
-) -> impl Parser<&'a str, Output = Command, Error = PError<'a>> {
-    preceded(keyword(word), cut(end("end of line"))).map(move |_| command.clone())
-}
-
 /// An unsigned decimal number of type `T`: digits only; too many digits is
 /// an error, never a wrap-around.
 fn whole<T: FromStr>(input: &str) -> Res<'_, T> {
@@ -215,7 +183,7 @@ fn move_list<'a>(
         let mut moves = Vec::new();
         let mut rest = input;
         while let Ok((after_space, _)) = space1::<&str, PError>(rest) {
-            let Ok((after_word, w)) = word(after_space) else {
+            let Ok((after_word, w)) = word::<PError>(after_space) else {
                 break;
             };
             if stop_words.contains(&w) {
