@@ -15,6 +15,7 @@ mod protocol_sessions;
 mod solver_cli;
 mod solver_protocol;
 mod strict_client;
+mod support;
 
 /// The binary under test.
 pub const BIN: &str = env!("CARGO_BIN_EXE_grasshopper");

@@ -3,26 +3,21 @@
 //! random mover, under depth, clock and UCI spellings, and a resume
 //! that reproduces an uninterrupted run at fixed depth.
 
-use match_runner::grasshopper::Grasshopper;
-use match_runner::{parse_records, Termination};
-type GameRecord = match_runner::GameRecord<Grasshopper>;
-use std::path::{Path, PathBuf};
+use crate::support::{records, GameRecord};
+use match_runner::Termination;
+use std::path::PathBuf;
 use std::process::Command;
 
 const ENGINE: &str = crate::BIN;
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("match_engine");
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
-    let _ = std::fs::remove_file(&p);
-    p
+fn scratch_in(name: &str) -> PathBuf {
+    crate::support::scratch("match_engine", name)
 }
 
 fn random_mover() -> Vec<String> {
     [
         "--engine".to_string(),
-        format!("cmd={}", testkit::fake_engine().display()),
+        crate::support::fake_cmd(),
         "name=random".into(),
         "arg=--mode".into(),
         "arg=random".into(),
@@ -32,8 +27,8 @@ fn random_mover() -> Vec<String> {
 
 fn play(tag: &str, args: &[String], extra: &[&str]) -> (Vec<GameRecord>, serde_json::Value) {
     let (pgn, json) = (
-        scratch(&format!("{tag}.pgn")),
-        scratch(&format!("{tag}.json")),
+        scratch_in(&format!("{tag}.pgn")),
+        scratch_in(&format!("{tag}.json")),
     );
     let out = Command::new(ENGINE)
         .arg("match")
@@ -55,15 +50,6 @@ fn play(tag: &str, args: &[String], extra: &[&str]) -> (Vec<GameRecord>, serde_j
         records(&pgn),
         serde_json::from_str(&summary).expect("the summary is JSON"),
     )
-}
-
-fn records(pgn: &Path) -> Vec<GameRecord> {
-    let parsed = parse_records::<Grasshopper>(&std::fs::read_to_string(pgn).unwrap()).unwrap();
-    for g in &parsed.games {
-        g.replay()
-            .unwrap_or_else(|e| panic!("{} {}.{}: {e}", pgn.display(), g.pair + 1, g.game));
-    }
-    parsed.games
 }
 
 fn all_normal(games: &[GameRecord]) {
@@ -218,7 +204,7 @@ fn resume_at_fixed_depth_reproduces_the_uninterrupted_match() {
     // Given the records cut after game 3 (pair 2 half played)
     let text = std::fs::read_to_string(scratch_path("full.pgn")).unwrap();
     let fourth = text.match_indices("[Event").nth(3).unwrap().0;
-    let cut = scratch("cut.pgn");
+    let cut = scratch_in("cut.pgn");
     std::fs::write(&cut, &text[..fourth]).unwrap();
     // When resumed
     let (resumed, resumed_json) = play("cut", &args, &["--resume"]);

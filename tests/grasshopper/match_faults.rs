@@ -1,29 +1,14 @@
 //! Misbehaving engines: each produces the right termination, loses, is
 //! restarted for the next game, and the match completes.
 
-use match_runner::grasshopper::Grasshopper;
-use match_runner::{parse_records, GameResult, Termination};
-type GameRecord = match_runner::GameRecord<Grasshopper>;
-use std::path::PathBuf;
+use crate::support::{fake_cmd as fake, records, scratch, GameRecord};
+use match_runner::{GameResult, Termination};
 use std::process::Command;
-
-/// `cmd=<the fake engine>` (testkit's fake-engine binary).
-fn fake() -> String {
-    format!("cmd={}", testkit::fake_engine().display())
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("match_faults");
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
-    let _ = std::fs::remove_file(&p);
-    p
-}
 
 /// Plays `pairs` pairs of the naive engine against `bad` (engine settings)
 /// and returns the records.
 fn match_against(tag: &str, bad: &[&str], pairs: u32, extra: &[&str]) -> Vec<GameRecord> {
-    let pgn = scratch(&format!("{tag}.pgn"));
+    let pgn = scratch("match_faults", &format!("{tag}.pgn"));
     let out = Command::new(crate::BIN)
         .arg("match")
         .args(["--engine", &fake(), "name=naive"])
@@ -41,14 +26,7 @@ fn match_against(tag: &str, bad: &[&str], pairs: u32, extra: &[&str]) -> Vec<Gam
         "{tag}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let text = std::fs::read_to_string(&pgn).unwrap();
-    let parsed = parse_records::<Grasshopper>(&text).unwrap();
-    assert!(!parsed.truncated);
-    for g in &parsed.games {
-        g.replay()
-            .unwrap_or_else(|e| panic!("{tag} {}.{}: {e}", g.pair + 1, g.game));
-    }
-    parsed.games
+    records(&pgn)
 }
 
 /// Every game lost by `loser` with `termination`, the detail containing `why`.
@@ -213,7 +191,7 @@ fn a_missing_program_is_an_error_not_a_game() {
         .args(["--engine", &fake(), "name=b"])
         .args(["--tc", "depth=1", "--pairs", "1", "-q"])
         .arg("--pgn")
-        .arg(scratch("missing.pgn"))
+        .arg(scratch("match_faults", "missing.pgn"))
         .output()
         .unwrap();
     assert!(!out.status.success());

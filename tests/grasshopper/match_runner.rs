@@ -4,23 +4,17 @@
 //! (which plays by testkit's naive model of the rules) in its deterministic
 //! modes, so every run of the same match gives the same games.
 
-use match_runner::grasshopper::Grasshopper;
-use match_runner::parse_records;
-type GameRecord = match_runner::GameRecord<Grasshopper>;
+use crate::support::records;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-fn naive() -> String {
-    format!("cmd={}", testkit::fake_engine().display())
+fn scratch_in(name: &str) -> PathBuf {
+    crate::support::scratch("match_runner", name)
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("match_runner");
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
-    let _ = std::fs::remove_file(&p);
-    p
+fn naive() -> String {
+    format!("cmd={}", testkit::fake_engine().display())
 }
 
 /// The engines: "first" plays the first legal move, "random" a seeded
@@ -92,16 +86,6 @@ fn run(args: &[String], pgn: &Path, json: &Path, extra: &[&str]) -> String {
         .unwrap())
 }
 
-fn records(pgn: &Path) -> Vec<GameRecord> {
-    let parsed = parse_records::<Grasshopper>(&std::fs::read_to_string(pgn).unwrap()).unwrap();
-    assert!(!parsed.truncated);
-    for g in &parsed.games {
-        g.replay()
-            .unwrap_or_else(|e| panic!("{} {}.{}: {e}", pgn.display(), g.pair + 1, g.game));
-    }
-    parsed.games
-}
-
 /// A JSON summary, read.
 fn summary(json: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(json).unwrap()).expect("the summary is JSON")
@@ -128,7 +112,7 @@ fn games(pgn: &Path) -> Vec<(usize, u8, String, String)> {
 #[test]
 fn a_match_writes_records_that_replay_and_a_summary() {
     // Given two deterministic engines and 4 pairs
-    let (pgn, json) = (scratch("basic.pgn"), scratch("basic.json"));
+    let (pgn, json) = (scratch_in("basic.pgn"), scratch_in("basic.json"));
     let report = run(&[two_engines(0), common(4)].concat(), &pgn, &json, &[]);
     // Then 8 games are recorded, in pairs with colours swapped, and replay
     let recs = records(&pgn);
@@ -159,7 +143,7 @@ fn a_match_writes_records_that_replay_and_a_summary() {
     assert_eq!(summary["pairings"][0]["wins"], wins, "{summary}");
     assert!(report.contains("first vs random"), "{report}");
     // And the same match again gives the same games (the engines are deterministic)
-    let (pgn2, json2) = (scratch("basic2.pgn"), scratch("basic2.json"));
+    let (pgn2, json2) = (scratch_in("basic2.pgn"), scratch_in("basic2.json"));
     run(
         &[two_engines(0), common(4)].concat(),
         &pgn2,
@@ -172,7 +156,7 @@ fn a_match_writes_records_that_replay_and_a_summary() {
 
 #[test]
 fn an_existing_records_file_is_not_overwritten_without_resume() {
-    let (pgn, json) = (scratch("keep.pgn"), scratch("keep.json"));
+    let (pgn, json) = (scratch_in("keep.pgn"), scratch_in("keep.json"));
     std::fs::write(&pgn, "[Event \"precious\"]\n").unwrap();
     let out = grasshopper()
         .args([two_engines(0), common(1)].concat())
@@ -194,10 +178,10 @@ fn an_existing_records_file_is_not_overwritten_without_resume() {
 fn resume_after_a_kill_gives_the_same_totals_as_an_uninterrupted_run() {
     let args = [two_engines(3), common(5)].concat();
     // Given an uninterrupted run
-    let (full, full_json) = (scratch("full.pgn"), scratch("full.json"));
+    let (full, full_json) = (scratch_in("full.pgn"), scratch_in("full.json"));
     run(&args, &full, &full_json, &[]);
     // When the same match is killed after three games were recorded
-    let (cut, cut_json) = (scratch("killed.pgn"), scratch("killed.json"));
+    let (cut, cut_json) = (scratch_in("killed.pgn"), scratch_in("killed.json"));
     let mut child = grasshopper()
         .args(&args)
         .arg("--pgn")
@@ -231,12 +215,12 @@ fn resume_after_a_kill_gives_the_same_totals_as_an_uninterrupted_run() {
 #[test]
 fn resume_drops_a_cut_off_record_and_replays_the_half_pair() {
     let args = [two_engines(0), common(4)].concat();
-    let (full, full_json) = (scratch("whole.pgn"), scratch("whole.json"));
+    let (full, full_json) = (scratch_in("whole.pgn"), scratch_in("whole.json"));
     run(&args, &full, &full_json, &[]);
     // Given the records cut in the middle of game 6 (pair 3 is half played)
     let text = std::fs::read_to_string(&full).unwrap();
     let sixth = text.match_indices("[Event").nth(5).unwrap().0;
-    let (part, part_json) = (scratch("part.pgn"), scratch("part.json"));
+    let (part, part_json) = (scratch_in("part.pgn"), scratch_in("part.json"));
     std::fs::write(&part, &text[..sixth + 120]).unwrap();
     // When resumed
     let out = run(&args, &part, &part_json, &["--resume"]);
@@ -249,7 +233,7 @@ fn resume_drops_a_cut_off_record_and_replays_the_half_pair() {
 #[test]
 fn resume_refuses_records_of_another_match() {
     let args = [two_engines(0), common(2)].concat();
-    let (pgn, json) = (scratch("other.pgn"), scratch("other.json"));
+    let (pgn, json) = (scratch_in("other.pgn"), scratch_in("other.json"));
     run(&args, &pgn, &json, &[]);
     // Given records played at depth=1, resumed at depth=2
     let mut other = args.clone();
@@ -273,14 +257,14 @@ fn resume_refuses_records_of_another_match() {
 #[test]
 fn shards_merge_into_the_whole_match() {
     let args = [two_engines(0), common(5)].concat();
-    let (full, full_json) = (scratch("all.pgn"), scratch("all.json"));
+    let (full, full_json) = (scratch_in("all.pgn"), scratch_in("all.json"));
     run(&args, &full, &full_json, &[]);
     // Given the match played as three shards
     let mut shard_files = Vec::new();
     for i in 1..=3 {
         let (pgn, json) = (
-            scratch(&format!("shard{i}.pgn")),
-            scratch(&format!("shard{i}.json")),
+            scratch_in(&format!("shard{i}.pgn")),
+            scratch_in(&format!("shard{i}.json")),
         );
         run(&args, &pgn, &json, &["--shard", &format!("{i}/3")]);
         let recs = records(&pgn);
@@ -288,7 +272,7 @@ fn shards_merge_into_the_whole_match() {
         shard_files.push(pgn);
     }
     // When merged
-    let (merged, merged_json) = (scratch("merged.pgn"), scratch("merged.json"));
+    let (merged, merged_json) = (scratch_in("merged.pgn"), scratch_in("merged.json"));
     let out = ok(grasshopper()
         .arg("merge")
         .args(&shard_files)
@@ -317,7 +301,7 @@ fn shards_merge_into_the_whole_match() {
 fn the_sprt_stops_the_match_when_it_decides() {
     // Given the first-move engine against the random mover (which it beats
     // clearly), an SPRT for 0 vs 50 Elo and room for 100 pairs
-    let (pgn, json) = (scratch("sprt.pgn"), scratch("sprt.json"));
+    let (pgn, json) = (scratch_in("sprt.pgn"), scratch_in("sprt.json"));
     let report = run(
         &[two_engines(0), common(100)].concat(),
         &pgn,
@@ -357,8 +341,8 @@ fn round_robin_and_gauntlet_pair_the_engines() {
     ]);
     for (schedule, games_each, pairings) in [("round-robin", 8, 3), ("gauntlet", 8, 2)] {
         let (pgn, json) = (
-            scratch(&format!("{schedule}.pgn")),
-            scratch(&format!("{schedule}.json")),
+            scratch_in(&format!("{schedule}.pgn")),
+            scratch_in(&format!("{schedule}.json")),
         );
         let report = run(
             &[three.clone(), common(2)].concat(),
@@ -386,7 +370,7 @@ fn openings_come_from_the_file_in_order() {
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .map(str::to_string)
         .collect();
-    let (pgn, json) = (scratch("book.pgn"), scratch("book.json"));
+    let (pgn, json) = (scratch_in("book.pgn"), scratch_in("book.json"));
     let mut args = two_engines(0);
     args.extend(["--tc", "depth=1", "-q", "--openings"].map(String::from));
     args.push(file.display().to_string());
