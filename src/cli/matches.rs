@@ -219,6 +219,7 @@ fn match_settings(args: RunArgs, default_rounds: usize) -> Result<MatchSettings,
         quiet: args.quiet,
         shard: args.shard,
         event: args.event,
+        transcripts: None,
     })
 }
 
@@ -228,5 +229,6 @@ fn merge_settings(args: MergeArgs) -> Result<MergeSettings, MatchError> {
         pgn: args.pgn,
         json: args.json,
         sprt: parse_sprt(&args.sprt)?,
+        transcripts: None,
     })
 }
