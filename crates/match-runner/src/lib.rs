@@ -8,8 +8,10 @@
 //! for `--resume` and `match merge`), [`stats`] (Elo, LOS, SPRT),
 //! [`summary`] (the tally, progress line and JSON) and [`runner`]
 //! (scheduling, concurrency, resume, shards, merge). A game plugs in through
-//! the [`Game`] trait; [`grasshopper`] is the first.
+//! the [`Game`] trait; [`grasshopper`] is the first, [`backgammon`] the
+//! second.
 
+pub mod backgammon;
 pub mod clock;
 pub mod game;
 pub mod grasshopper;
