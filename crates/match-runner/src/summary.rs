@@ -489,6 +489,37 @@ mod tests {
     }
 
     #[test]
+    fn money_play_is_reported_in_points_per_game() {
+        let mut t = Tally::new(Scoring::Points);
+        // a wins a gammon with White and loses a single with Black; then
+        // wins twice (a backgammon and a single).
+        t.add(&game(0, 1, "a", "b", GameResult::points(2, 0)));
+        t.add(&game(0, 2, "b", "a", GameResult::WhiteWins));
+        t.add(&game(1, 1, "a", "b", GameResult::points(3, 0)));
+        t.add(&game(1, 2, "b", "a", GameResult::BlackWins));
+        let p = &t.pairings[0];
+        assert_eq!((p.net.sum, p.net.pairs, p.net.pair_sum), (5.0, 2, 5.0));
+        let report = t.report(None);
+        assert!(
+            report.starts_with("Games: 4, complete pairs: 2"),
+            "{report}"
+        );
+        // Pairs +1 and +4: mean 1.25 a game, +- 1.96 * 1.5 / sqrt 2 / 2.
+        assert!(
+            report.contains("Points per game +1.250 +- 1.039 [+0.211, +2.289] (95%, pairs)"),
+            "{report}"
+        );
+        assert!(!report.contains("Elo"), "{report}");
+        assert_eq!(t.engines[0], ("a".into(), 6.0, 4));
+        let json: Value = serde_json::from_str(&t.to_json(None)).unwrap();
+        assert_eq!(json["scoring"], "points");
+        assert_eq!(json["pairings"][0]["points_per_game"]["mean"], json!(1.25));
+        assert!(t.progress(4, None).contains("points/game +1.250 +- 1.039"));
+        let matches = Tally::new(Scoring::Matches);
+        assert!(matches.report(None).starts_with("Matches: 0"));
+    }
+
+    #[test]
     fn numbers_without_a_finite_value_are_null_in_json() {
         assert_eq!(finite(f64::INFINITY), Value::Null);
         assert_eq!(finite(f64::NAN), Value::Null);

@@ -236,6 +236,103 @@ pub fn replay(opening: &Setup, moves: &[Turn]) -> Result<(Table, Due), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::outcome::Termination;
+    use crate::records::parse_records;
+
+    /// A runner game played out on the table: the first legal move each
+    /// turn, a double at turn `double_at` (taken).
+    fn played(setup: Setup, double_at: usize) -> (Vec<Turn>, GameResult) {
+        let mut t = Table::new(setup);
+        loop {
+            match t.due() {
+                Due::Cube(_) if t.turns().len() == double_at => t.double().unwrap(),
+                Due::Cube(_) => t.roll(),
+                Due::Take(_) => t.take().unwrap(),
+                Due::Move(_, dice) => {
+                    let b = *t.game().board();
+                    let m = b.legal_moves(dice).moves()[0];
+                    t.play(&b.move_text(&m)).unwrap();
+                }
+                Due::Over(r) => return (t.turns().to_vec(), r),
+            }
+        }
+    }
+
+    fn record(opening: Setup, moves: Vec<Turn>, result: GameResult) -> GameRecord<Backgammon> {
+        GameRecord {
+            event: "test".into(),
+            date: "2026.11.30".into(),
+            pair: 0,
+            game: 1,
+            white: "white one".into(),
+            black: "black".into(),
+            opening,
+            tc: "movetime=1000".into(),
+            result,
+            termination: Termination::Normal,
+            detail: None,
+            notes: Vec::new(),
+            moves,
+        }
+    }
+
+    #[test]
+    fn records_of_matches_round_trip_replay_and_become_mat_files() {
+        let bg = Backgammon::new(
+            "match=3 cube=on crawford=on holland=off dice=0000000000000000"
+                .parse()
+                .unwrap(),
+            5,
+        );
+        let opening = bg.opening(0);
+        let (moves, result) = played(opening, 4);
+        let g = record(opening, moves, result);
+        let text = g.to_string();
+        let back = parse_records::<Backgammon>(&text).unwrap().games;
+        assert_eq!(back, vec![g.clone()]);
+        assert_eq!(g.replay(), Ok(Replayed::Over(result)));
+        assert!(text.contains("double+take+"), "{text}");
+        // Numbered by who played: a row per White turn.
+        let movers = Backgammon::movers(&opening, &g.moves);
+        assert_eq!(movers.len(), g.moves.len());
+        let mat = mat::write(&g).unwrap();
+        assert!(
+            mat.contains("\n 3 point match\n\n Game 1\n white_one : 0 "),
+            "{mat}"
+        );
+        assert!(mat.contains(" Doubles => 2"), "{mat}");
+        assert!(mat.contains("Wins "), "{mat}");
+        // A wrong result is caught.
+        let mut wrong = g.clone();
+        wrong.result = match result == GameResult::points(1, 3) {
+            true => GameResult::points(3, 1),
+            false => GameResult::points(1, 3),
+        };
+        assert!(wrong.replay().unwrap_err().contains("the moves end in"));
+    }
+
+    #[test]
+    fn forfeits_are_checked_against_their_value() {
+        let opening: Setup = "money cube=on jacoby=off dice=0000000000000007"
+            .parse()
+            .unwrap();
+        let (moves, _) = played(opening, 2);
+        // Cut after the double was taken: the doubler is to move.
+        let cut: Vec<Turn> = moves[..3].to_vec();
+        let (_, due) = replay(&opening, &cut).unwrap();
+        let loser = due.side().unwrap();
+        let mut g = record(
+            opening,
+            cut.clone(),
+            GameResult::points_for(loser.opposite(), 6),
+        );
+        g.termination = Termination::Crash;
+        g.detail = Some("crashed".into());
+        assert!(g.replay().is_ok(), "{g}");
+        // A backgammon at cube 2 is 6; a plain win is not the forfeit's value.
+        g.result = GameResult::win_for(loser.opposite());
+        assert!(g.replay().unwrap_err().contains("should be a loss"), "{g}");
+    }
 
     #[test]
     fn setups_round_trip_and_pairs_get_their_own_dice() {
