@@ -274,7 +274,7 @@ def decode_match_id(text):
     owner = take(2)
     move = take(1)
     crawford = take(1)
-    take(3)  # game state
+    game_state = take(3)
     turn = take(1)
     doubled = take(1)
     take(2)  # resignation
@@ -282,7 +282,9 @@ def decode_match_id(text):
     length = take(15)
     s0, s1 = take(15), take(15)
     no_jacoby = take(1)
-    if owner == 2 or cube_log2 > 15:
+    # As GNU Backgammon and the rules core read it: no such owner or game
+    # state, no bits past the last field, no Crawford game in money play.
+    if owner == 2 or game_state > 4 or bits != 0 or (length == 0 and crawford):
         raise Error("bad_value", "position: bad Match ID %s" % clean(text))
     dice = None
     if d0 or d1:

@@ -627,3 +627,88 @@ fn settings_that_do_not_fit_the_game_are_refused() {
         );
     }
 }
+
+#[test]
+fn the_gnubg_adapter_answers_garbage_with_error_lines_and_goes_on() {
+    use std::io::{Read, Write};
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    let mut child = Command::new(root().join("tools/gnubg-ubgi"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut input: Vec<u8> = Vec::new();
+    for line in [
+        "ubgi",
+        "go chequer",
+        "hello there",
+        "position gnubgid !!!!!!!!!!!!!!",
+        "position gnubgid 4HPwATDgc/ABMA:zzzzzzzzzzzz",
+        "position xgid XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10",
+        "dice 7 1",
+        "set engine.ply 9",
+        "set no.such.key 1",
+        "go sideways",
+        "position gnubgid 4HPwATDgc/ABMA:cAkAAAAAAAAA",
+        "go chequer",
+        "dice 5 2",
+        "go role chequer",
+        "setoption name engine.ply value 2",
+        "get engine.ply",
+        "go cube",
+        "go turn",
+    ] {
+        input.extend_from_slice(line.as_bytes());
+        input.push(b'\n');
+    }
+    input.extend_from_slice(b"\xff\xfe\x00 binary\n");
+    input.extend(std::iter::repeat_n(b'x', 100_000));
+    input.extend_from_slice(b"\nisready\nquit\n");
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let mut out = String::new();
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let _ = stdout.read_to_string(&mut out);
+        out
+    });
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while child.try_wait().unwrap().is_none() {
+        assert!(Instant::now() < deadline, "the adapter hangs");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    writer.join().unwrap();
+    let out = reader.join().unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    let want = [
+        "error bad_state missing position",
+        "error bad_command hello is not a command",
+        "error bad_value position: bad Position ID",
+        "error bad_value position: bad Match ID",
+        "error unsupported position xgid",
+        "error bad_value dice: expected two numbers 1-6",
+        "error bad_value engine.ply 9",
+        "error unsupported key no.such.key",
+        "error bad_command go: expected chequer, cube, turn or take",
+        "error bad_state missing dice",
+        "bestmove 13/8 24/22",
+        "value engine.ply 2",
+        "bestcube nodouble",
+        "bestturn cube=nodouble move=13/8 24/22",
+        "error bad_command ",
+        "error bad_command line longer than 65536 bytes",
+        "readyok",
+    ];
+    let after_ok = lines.iter().position(|l| *l == "ubgiok").expect("ubgiok");
+    let mut rest = lines[after_ok + 1..].iter();
+    for w in want {
+        assert!(
+            rest.any(|l| l.starts_with(w)),
+            "no \"{w}\" in order in:\n{out}"
+        );
+    }
+}
