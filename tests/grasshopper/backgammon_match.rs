@@ -16,6 +16,14 @@ use std::process::{Command, Output};
 
 type GameRecord = match_runner::GameRecord<Backgammon>;
 
+/// These tests run one at a time: each keeps several engine processes busy,
+/// and the other modules' tests have tight handshake timeouts.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
@@ -267,6 +275,7 @@ fn check_gnubg_sees_the_same_games(records: &[GameRecord], mat: &Path) {
 
 #[test]
 fn gnubg_plays_money_with_the_cube_and_imports_every_game_as_played() {
+    let _turn = one_at_a_time();
     // GNU Backgammon (0-ply) against a pubeval that doubles whenever it may
     // and drops every double: doubles, takes, redoubles and drops under the
     // Jacoby rule.
@@ -320,6 +329,7 @@ fn gnubg_plays_money_with_the_cube_and_imports_every_game_as_played() {
 
 #[test]
 fn a_three_point_match_against_gnubg_keeps_the_crawford_rule() {
+    let _turn = one_at_a_time();
     let dir = scratch("match");
     let mut args = pubeval("pubeval");
     args.extend(gnubg());
@@ -356,6 +366,7 @@ fn a_three_point_match_against_gnubg_keeps_the_crawford_rule() {
 
 #[test]
 fn misbehaving_engines_forfeit_with_the_reason_and_their_records_replay() {
+    let _turn = one_at_a_time();
     let dir = scratch("faults");
     let cases: [(&str, Vec<&str>, Termination, &str); 6] = [
         (
@@ -476,6 +487,7 @@ fn misbehaving_engines_forfeit_with_the_reason_and_their_records_replay() {
 
 #[test]
 fn shards_merge_and_resume_reproduce_an_uninterrupted_match() {
+    let _turn = one_at_a_time();
     let dir = scratch("shards");
     let mut base = pubeval("a");
     base.extend(engine(&[
@@ -558,6 +570,7 @@ fn shards_merge_and_resume_reproduce_an_uninterrupted_match() {
 
 #[test]
 fn settings_that_do_not_fit_the_game_are_refused() {
+    let _turn = one_at_a_time();
     let cases: [(&[&str], &str); 5] = [
         (
             &[
@@ -630,6 +643,7 @@ fn settings_that_do_not_fit_the_game_are_refused() {
 
 #[test]
 fn the_gnubg_adapter_answers_garbage_with_error_lines_and_goes_on() {
+    let _turn = one_at_a_time();
     use std::io::{Read, Write};
     use std::process::Stdio;
     use std::time::{Duration, Instant};
