@@ -1,10 +1,12 @@
 //! The `match` subcommand's command line: clap's view of the match
-//! runner's settings, turned into [`MatchSettings`] and a [`Grasshopper`]
-//! game with its openings.
+//! runner's settings, turned into [`MatchSettings`] and the game: a
+//! [`Grasshopper`] game with its openings, or [`Backgammon`] (money games
+//! or N-point matches from seeded dice).
 
+use match_runner::backgammon::{Backgammon, Setup};
 use match_runner::grasshopper::{parse_openings, Grasshopper, Openings};
 use match_runner::{
-    EngineSpec, MatchError, MatchSettings, MergeSettings, Schedule, Shard, Sprt, TimeControl,
+    EngineSpec, MatchError, MatchSettings, MergeSettings, Proto, Schedule, Shard, Sprt, TimeControl,
 };
 use std::path::PathBuf;
 use std::time::Duration;
@@ -26,14 +28,42 @@ pub enum MatchCommand {
     Merge(MergeArgs),
 }
 
+/// The games the runner referees.
+#[derive(clap::ValueEnum, Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum GameChoice {
+    /// Grasshopper over UGI or UCI.
+    #[default]
+    Grasshopper,
+    /// Backgammon over UBGI: money games or matches (--length), seeded dice.
+    Backgammon,
+}
+
+/// A rule switched on or off.
+#[derive(clap::ValueEnum, Copy, Clone, Debug, PartialEq, Eq)]
+pub enum OnOff {
+    On,
+    Off,
+}
+
+impl OnOff {
+    fn on(self) -> bool {
+        self == OnOff::On
+    }
+}
+
 /// Settings of a match.
 #[derive(clap::Args, Debug)]
 pub struct RunArgs {
+    /// The game: grasshopper, or backgammon (engines speak UBGI).
+    #[arg(long, value_enum, default_value = "grasshopper")]
+    pub game: GameChoice,
     #[command(flatten)]
     pub engines: EngineArgs,
-    /// Time control: [moves/]seconds[+increment], movetime=MS, depth=D or nodes=N.
-    #[arg(long, default_value = "movetime=100")]
-    pub tc: TimeControl,
+    /// Time control: [moves/]seconds[+increment], movetime=MS, depth=D or
+    /// nodes=N [default: movetime=100; backgammon: movetime=1000, the limit of
+    /// each decision, as UBGI's go carries no time].
+    #[arg(long)]
+    pub tc: Option<TimeControl>,
     /// Milliseconds an engine may exceed its clock or move time before it forfeits.
     #[arg(long, default_value_t = 100)]
     pub margin: u64,
@@ -84,6 +114,38 @@ pub struct RunArgs {
     /// The Event tag of the records.
     #[arg(long, default_value = "grasshopper match")]
     pub event: String,
+    #[command(flatten)]
+    pub backgammon: BackgammonArgs,
+}
+
+/// The backgammon settings of `match --game backgammon`.
+#[derive(clap::Args, Debug, Default)]
+pub struct BackgammonArgs {
+    /// Backgammon: each runner game is a match to this many points (Crawford
+    /// and post-Crawford games included) [default: 0, money games].
+    #[arg(long, value_name = "POINTS")]
+    pub length: Option<u16>,
+    /// Backgammon: the doubling cube [default: on].
+    #[arg(long, value_enum)]
+    pub cube: Option<OnOff>,
+    /// Backgammon money games: the Jacoby rule [default: on with the cube;
+    /// always off without it, so cubeless games count gammons].
+    #[arg(long, value_enum)]
+    pub jacoby: Option<OnOff>,
+    /// Backgammon matches: the Crawford rule [default: on].
+    #[arg(long, value_enum)]
+    pub crawford: Option<OnOff>,
+    /// Backgammon matches: the Holland rule after the Crawford game [default: off].
+    #[arg(long, value_enum)]
+    pub holland: Option<OnOff>,
+    /// Backgammon: also write each game (or match) as a GNU Backgammon .mat
+    /// file into DIR (pair-00001-1.mat, ...).
+    #[arg(long, value_name = "DIR")]
+    pub mat: Option<PathBuf>,
+    /// Backgammon: turns one game may last before the side to act is said
+    /// to stall [default: 5000].
+    #[arg(long)]
+    pub max_turns: Option<u32>,
 }
 
 /// The `--engine` options, each with its own settings. (Derived clap cannot
@@ -117,7 +179,7 @@ impl clap::Args for EngineArgs {
                 .allow_hyphen_values(false)
                 .help(
                     "An engine: cmd=PATH [name=NAME] [arg=ARG]... [option.NAME=VALUE]... \
-                     [proto=ugi|uci]. Give two or more",
+                     [tc=TC] [proto=ugi|uci|ubgi]. Give two or more",
                 ),
         )
     }
@@ -130,6 +192,12 @@ impl clap::Args for EngineArgs {
 /// `match merge`.
 #[derive(clap::Args, Debug)]
 pub struct MergeArgs {
+    /// The game the records are of.
+    #[arg(long, value_enum, default_value = "grasshopper")]
+    pub game: GameChoice,
+    /// Backgammon: also write each game as a GNU Backgammon .mat file into DIR.
+    #[arg(long, value_name = "DIR")]
+    pub mat: Option<PathBuf>,
     /// Records files to combine.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
@@ -145,21 +213,88 @@ pub struct MergeArgs {
 }
 
 /// Runs `grasshopper match ...`; `seed` (the global `--seed`, default 1)
-/// seeds the random openings.
+/// seeds the random openings and the backgammon dice.
 pub fn run(args: MatchArgs, seed: u64) -> Result<(), MatchError> {
     match args.command {
-        Some(MatchCommand::Merge(m)) => match_runner::merge::<Grasshopper>(merge_settings(m)?),
-        None => {
-            let (game, default_rounds) = grasshopper_game(&args.run, seed)?;
-            let settings = match_settings(args.run, default_rounds)?;
-            match_runner::run_match(game, settings)
+        Some(MatchCommand::Merge(m)) => {
+            let game = m.game;
+            let settings = merge_settings(m)?;
+            match game {
+                GameChoice::Grasshopper => match_runner::merge::<Grasshopper>(settings),
+                GameChoice::Backgammon => match_runner::merge::<Backgammon>(settings),
+            }
         }
+        None => match args.run.game {
+            GameChoice::Grasshopper => {
+                let (game, default_rounds) = grasshopper_game(&args.run, seed)?;
+                let settings = match_settings(args.run, default_rounds, Proto::Ugi)?;
+                match_runner::run_match(game, settings)
+            }
+            GameChoice::Backgammon => {
+                let game = backgammon_game(&args.run, seed)?;
+                let settings = match_settings(args.run, 10, Proto::Ubgi)?;
+                match_runner::run_match(game, settings)
+            }
+        },
     }
+}
+
+/// Backgammon with the rules of the command line.
+fn backgammon_game(args: &RunArgs, seed: u64) -> Result<Backgammon, MatchError> {
+    let usage = |m: &str| Err(MatchError::Usage(m.to_string()));
+    if args.openings.is_some() || args.random_plies != 0 || args.checkers != 14 {
+        return usage(
+            "--openings, --random-plies and --checkers are Grasshopper's; backgammon \
+             games start from the start position with seeded dice (--seed)",
+        );
+    }
+    let b = &args.backgammon;
+    let length = b.length.unwrap_or(0);
+    let cube = b.cube.is_none_or(OnOff::on);
+    if length == 0 && (b.crawford.is_some() || b.holland.is_some()) {
+        return usage("--crawford and --holland are match rules: give --length N too");
+    }
+    if length > 0 && b.jacoby.is_some() {
+        return usage("--jacoby is a money rule; matches always count gammons");
+    }
+    if !cube && b.jacoby == Some(OnOff::On) {
+        return usage("--jacoby on needs the cube (--cube on)");
+    }
+    let rules = Setup {
+        length,
+        cube,
+        jacoby: length == 0 && cube && b.jacoby.is_none_or(OnOff::on),
+        crawford: length > 0 && b.crawford.is_none_or(OnOff::on),
+        holland: length > 0 && b.holland.is_some_and(OnOff::on),
+        dice: 0,
+    };
+    let mut game = Backgammon::new(rules, seed);
+    if let Some(n) = b.max_turns {
+        game.max_turns = n.max(1);
+    }
+    Ok(game)
 }
 
 /// The game with its openings, and the number of pairs when --pairs is not
 /// given (one per opening of a file, else 10).
 fn grasshopper_game(args: &RunArgs, seed: u64) -> Result<(Grasshopper, usize), MatchError> {
+    let b = &args.backgammon;
+    let backgammon_only = [
+        b.length.is_some(),
+        b.cube.is_some(),
+        b.jacoby.is_some(),
+        b.crawford.is_some(),
+        b.holland.is_some(),
+        b.mat.is_some(),
+        b.max_turns.is_some(),
+    ];
+    if backgammon_only.contains(&true) {
+        return Err(MatchError::Usage(
+            "--length, --cube, --jacoby, --crawford, --holland, --mat and --max-turns \
+             are backgammon's: add --game backgammon"
+                .to_string(),
+        ));
+    }
     if grasshopper_rules::Position::start(args.checkers).is_none() {
         return Err(MatchError::Usage(format!(
             "--checkers {}: expected an even number from 2 to 14",
@@ -196,16 +331,24 @@ fn parse_sprt(tokens: &Option<Vec<String>>) -> Result<Option<Sprt>, MatchError> 
         .transpose()
 }
 
-fn match_settings(args: RunArgs, default_rounds: usize) -> Result<MatchSettings, MatchError> {
+fn match_settings(
+    args: RunArgs,
+    default_rounds: usize,
+    proto: Proto,
+) -> Result<MatchSettings, MatchError> {
     let engines = args
         .engines
         .0
         .iter()
-        .map(|tokens| EngineSpec::from_tokens(tokens).map_err(|e| MatchError::Usage(e.0)))
+        .map(|tokens| EngineSpec::from_tokens_or(tokens, proto).map_err(|e| MatchError::Usage(e.0)))
         .collect::<Result<Vec<_>, _>>()?;
+    let default_tc = match args.game {
+        GameChoice::Grasshopper => TimeControl::MoveTime(Duration::from_millis(100)),
+        GameChoice::Backgammon => TimeControl::MoveTime(Duration::from_millis(1000)),
+    };
     Ok(MatchSettings {
         engines,
-        tc: args.tc,
+        tc: args.tc.unwrap_or(default_tc),
         margin: Duration::from_millis(args.margin),
         timeout: Duration::from_millis(args.timeout),
         move_timeout: Duration::from_millis(args.move_timeout),
@@ -219,6 +362,7 @@ fn match_settings(args: RunArgs, default_rounds: usize) -> Result<MatchSettings,
         quiet: args.quiet,
         shard: args.shard,
         event: args.event,
+        transcripts: args.backgammon.mat,
     })
 }
 
@@ -228,5 +372,6 @@ fn merge_settings(args: MergeArgs) -> Result<MergeSettings, MatchError> {
         pgn: args.pgn,
         json: args.json,
         sprt: parse_sprt(&args.sprt)?,
+        transcripts: args.mat,
     })
 }

@@ -1,9 +1,11 @@
 //! The `grasshopper` binary, spawned as users and scripts run it: the
 //! protocol daemon (transcripts, protocol.md's examples, fuzzing), the match
-//! runner with fake and real engines, perft, and the solver's commands. One
+//! runner with fake and real engines (backgammon with GNU Backgammon too),
+//! perft, and the solver's commands. One
 //! test binary, a module per concern.
 
 mod backgammon_cli;
+mod backgammon_match;
 mod compliance;
 mod match_engine;
 mod match_faults;

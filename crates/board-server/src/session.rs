@@ -561,6 +561,8 @@ impl<G: BoardGame> Session<G> {
             json!({ "result": r.to_string(), "text": text, "winner": match r {
                 GameResult::WhiteWins => json!("white"),
                 GameResult::BlackWins => json!("black"),
+                GameResult::Score { white, black } if white > black => json!("white"),
+                GameResult::Score { .. } => json!("black"),
                 GameResult::Draw => Value::Null,
             }})
         });

@@ -4,14 +4,29 @@
 //! merge, statistics) is written once, over this trait.
 
 use super::outcome::{GameResult, Played, Side};
+use super::records::GameRecord;
 use super::spec::{Proto, TimeControl};
 use engine_client::Engine;
 use std::fmt::{Debug, Display};
 use std::str::FromStr;
 use std::time::Duration;
 
+/// How a game's results are counted.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Scoring {
+    /// Wins, draws and losses (Elo, pentanomial, SPRT).
+    #[default]
+    Wins,
+    /// Points per game (backgammon money play): the mean with its interval
+    /// is the figure; no SPRT.
+    Points,
+    /// Each runner game is a whole match (backgammon match play): match
+    /// wins, Elo and the SPRT, counted in matches.
+    Matches,
+}
+
 /// A game the runner can referee.
-pub trait Game: Send + Sync + 'static {
+pub trait Game: Sized + Send + Sync + 'static {
     /// Where a game pair starts, as the records' FEN tag writes it.
     type Opening: Clone + PartialEq + Debug + Display + FromStr<Err: Display> + Send + Sync;
     /// One move, as the records write it.
@@ -33,6 +48,38 @@ pub trait Game: Send + Sync + 'static {
 
     /// Replays `moves` from `opening`, or says which one is illegal and why.
     fn replay(opening: &Self::Opening, moves: &[Self::Move]) -> Result<Replayed, String>;
+
+    /// The protocols the referee speaks; the first is the default.
+    const PROTOCOLS: &'static [Proto] = &[Proto::Ugi, Proto::Uci];
+
+    /// How the results of games from `opening` count.
+    fn scoring(_opening: &Self::Opening) -> Scoring {
+        Scoring::Wins
+    }
+
+    /// The seat that made each move, for the records' move numbers. By
+    /// default the seats alternate from [`Game::first_to_move`].
+    fn movers(opening: &Self::Opening, moves: &[Self::Move]) -> Vec<Side> {
+        let first = Self::first_to_move(opening);
+        (0..moves.len())
+            .map(|i| if i % 2 == 0 { first } else { first.opposite() })
+            .collect()
+    }
+
+    /// The result when `loser` forfeits after `moves` (which replay without
+    /// error). By default a plain win for the other seat.
+    fn forfeit_result(_opening: &Self::Opening, _moves: &[Self::Move], loser: Side) -> GameResult {
+        GameResult::win_for(loser.opposite())
+    }
+
+    /// The file extension of the game's own transcript format, if it has one
+    /// (backgammon: `mat`, the match files GNU Backgammon imports).
+    const TRANSCRIPT: Option<&'static str> = None;
+
+    /// A record in the game's transcript format.
+    fn transcript(_record: &GameRecord<Self>) -> Option<String> {
+        None
+    }
 }
 
 /// Where a replayed game stands.

@@ -201,6 +201,7 @@ impl<'a> Referee<'a> {
             reply: "bestmove",
             budget: self.clocks.budget(side, s.margin, s.move_timeout),
             timeout: s.timeout,
+            errors_end: false,
         };
         let tc = self.clocks.tc(side);
         let answer =
@@ -270,7 +271,8 @@ pub fn go_command(clocks: &Clocks, mover: Side, proto: Proto) -> String {
     match clocks.tc(mover) {
         TimeControl::Clock { .. } => {
             let (t1, t2, i1, i2) = match proto {
-                Proto::Ugi => ("p1time", "p2time", "p1inc", "p2inc"),
+                // (A Grasshopper match refuses UBGI engines; UGI's words otherwise.)
+                Proto::Ugi | Proto::Ubgi => ("p1time", "p2time", "p1inc", "p2inc"),
                 Proto::Uci => ("wtime", "btime", "winc", "binc"),
             };
             let [(w, wi), (b, bi)] = clocks.shown(mover).map(|(t, i)| (ms(t), ms(i)));

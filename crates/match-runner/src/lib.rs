@@ -8,8 +8,10 @@
 //! for `--resume` and `match merge`), [`stats`] (Elo, LOS, SPRT),
 //! [`summary`] (the tally, progress line and JSON) and [`runner`]
 //! (scheduling, concurrency, resume, shards, merge). A game plugs in through
-//! the [`Game`] trait; [`grasshopper`] is the first.
+//! the [`Game`] trait; [`grasshopper`] is the first, [`backgammon`] the
+//! second.
 
+pub mod backgammon;
 pub mod clock;
 pub mod game;
 pub mod grasshopper;
@@ -21,12 +23,12 @@ pub mod stats;
 pub mod summary;
 pub mod turn;
 
-pub use game::{Game, GameSettings, Replayed};
+pub use game::{Game, GameSettings, Replayed, Scoring};
 pub use outcome::{GameResult, Played, Side, Termination};
 pub use records::{parse_records, GameRecord};
 pub use runner::{merge, run_match};
 pub use spec::{EngineSpec, Proto, Schedule, Shard, SpecError, TimeControl};
-pub use stats::{EloEstimate, Pentanomial, Sprt, Trinomial};
+pub use stats::{EloEstimate, Pentanomial, PointsEstimate, PointsTally, Sprt, Trinomial};
 pub use summary::{Scored, Tally};
 
 use std::path::PathBuf;
@@ -65,6 +67,9 @@ pub struct MatchSettings {
     pub shard: Option<Shard>,
     /// The records' Event tag.
     pub event: String,
+    /// A directory for each game's record in the game's own transcript
+    /// format too (backgammon: `.mat` files GNU Backgammon imports).
+    pub transcripts: Option<PathBuf>,
 }
 
 /// What `match merge` combines and where the result goes.
@@ -74,6 +79,8 @@ pub struct MergeSettings {
     pub pgn: Option<PathBuf>,
     pub json: Option<PathBuf>,
     pub sprt: Option<Sprt>,
+    /// Write each game's transcript here (see [`MatchSettings::transcripts`]).
+    pub transcripts: Option<PathBuf>,
 }
 
 /// Why a match could not be played (game events such as crashes are not errors).

@@ -39,12 +39,22 @@ impl Side {
     }
 }
 
-/// The result of a game, as PGN writes it.
+/// The result of a game, as PGN writes it: `1-0`, `0-1` or `1/2-1/2`, or,
+/// for games scored in points (backgammon), the points of White and of Black,
+/// e.g. `2-0` (a gammon) or `7-4` (a match to 7). A one-point win is always
+/// `WhiteWins` or `BlackWins`, so `1-0` reads the same in every game; build
+/// point scores with [`GameResult::points`], which keeps to that.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum GameResult {
     WhiteWins,
     BlackWins,
     Draw,
+    /// Points of White and Black, never `1-0` or `0-1` (see above), and
+    /// never equal: one side wins.
+    Score {
+        white: u32,
+        black: u32,
+    },
 }
 
 impl GameResult {
@@ -56,34 +66,88 @@ impl GameResult {
         }
     }
 
-    /// The score of `side` in half points (0, 1 or 2).
-    pub fn half_points(self, side: Side) -> u8 {
+    /// The result with these points: `1-0` and `0-1` are the plain wins,
+    /// equal points a draw.
+    pub fn points(white: u32, black: u32) -> GameResult {
+        match (white, black) {
+            (1, 0) => GameResult::WhiteWins,
+            (0, 1) => GameResult::BlackWins,
+            (w, b) if w == b => GameResult::Draw,
+            (white, black) => GameResult::Score { white, black },
+        }
+    }
+
+    /// The result in which `side` scores `points` and the other side none.
+    pub fn points_for(side: Side, points: u32) -> GameResult {
+        match side {
+            Side::White => GameResult::points(points, 0),
+            Side::Black => GameResult::points(0, points),
+        }
+    }
+
+    /// The winner, `None` for a draw.
+    pub fn winner(self) -> Option<Side> {
+        match self {
+            GameResult::WhiteWins => Some(Side::White),
+            GameResult::BlackWins => Some(Side::Black),
+            GameResult::Draw => None,
+            GameResult::Score { white, black } if white > black => Some(Side::White),
+            GameResult::Score { white, black } if black > white => Some(Side::Black),
+            GameResult::Score { .. } => None,
+        }
+    }
+
+    /// The points of `side`: 1 for a win, 1/2 for a draw (as 0.5), or the
+    /// points of a point score.
+    pub fn score_of(self, side: Side) -> f64 {
         match (self, side) {
-            (GameResult::Draw, _) => 1,
-            (GameResult::WhiteWins, Side::White) | (GameResult::BlackWins, Side::Black) => 2,
-            _ => 0,
+            (GameResult::Score { white, .. }, Side::White) => white as f64,
+            (GameResult::Score { black, .. }, Side::Black) => black as f64,
+            (r, side) => r.half_points(side) as f64 / 2.0,
+        }
+    }
+
+    /// The score of `side` in half points (0, 1 or 2): a win counts 2,
+    /// whatever the points.
+    pub fn half_points(self, side: Side) -> u8 {
+        match self.winner() {
+            None => 1,
+            Some(w) if w == side => 2,
+            Some(_) => 0,
         }
     }
 }
 
 impl fmt::Display for GameResult {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            GameResult::WhiteWins => "1-0",
-            GameResult::BlackWins => "0-1",
-            GameResult::Draw => "1/2-1/2",
-        })
+        match self {
+            GameResult::WhiteWins => f.write_str("1-0"),
+            GameResult::BlackWins => f.write_str("0-1"),
+            GameResult::Draw => f.write_str("1/2-1/2"),
+            GameResult::Score { white, black } => write!(f, "{white}-{black}"),
+        }
     }
 }
 
 impl FromStr for GameResult {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "1-0" => Ok(GameResult::WhiteWins),
-            "0-1" => Ok(GameResult::BlackWins),
-            "1/2-1/2" => Ok(GameResult::Draw),
-            _ => Err(format!("bad result \"{s}\": expected 1-0, 0-1 or 1/2-1/2")),
+        let bad =
+            || format!("bad result \"{s}\": expected 1-0, 0-1 or 1/2-1/2 (or points such as 2-0)");
+        if s == "1/2-1/2" {
+            return Ok(GameResult::Draw);
+        }
+        let number = |t: &str| -> Option<u32> {
+            let plain = !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+            // No leading zeros: every score has one spelling.
+            (plain && (t == "0" || !t.starts_with('0')))
+                .then(|| t.parse().ok())
+                .flatten()
+        };
+        let (w, b) = s.split_once('-').ok_or_else(bad)?;
+        match (number(w), number(b)) {
+            (Some(w), Some(b)) if w != b => Ok(GameResult::points(w, b)),
+            _ => Err(bad()),
         }
     }
 }
@@ -209,6 +273,24 @@ mod tests {
     use super::*;
 
     #[test]
+    fn point_scores_read_back_and_keep_the_plain_wins() {
+        assert_eq!("1-0".parse(), Ok(GameResult::WhiteWins));
+        assert_eq!(GameResult::points(0, 1), GameResult::BlackWins);
+        let gammon = GameResult::points(0, 2);
+        assert_eq!(gammon, GameResult::Score { white: 0, black: 2 });
+        assert_eq!(gammon.to_string(), "0-2");
+        assert_eq!("0-2".parse(), Ok(gammon));
+        assert_eq!(
+            "7-4".parse::<GameResult>().unwrap().winner(),
+            Some(Side::White)
+        );
+        assert_eq!(gammon.half_points(Side::Black), 2);
+        assert_eq!(gammon.score_of(Side::Black), 2.0);
+        assert_eq!(GameResult::Draw.score_of(Side::White), 0.5);
+        assert_eq!(GameResult::points_for(Side::White, 3).to_string(), "3-0");
+    }
+
+    #[test]
     fn results_and_terminations_round_trip() {
         for r in [
             GameResult::WhiteWins,
@@ -221,6 +303,9 @@ mod tests {
             assert_eq!(t.to_string().parse::<Termination>(), Ok(t));
         }
         assert!("1-1".parse::<GameResult>().unwrap_err().contains("\"1-1\""));
+        for bad in ["01-0", "2-", "-2", "2-0-1", "a-b", "1/2"] {
+            assert!(bad.parse::<GameResult>().is_err(), "{bad}");
+        }
         assert!("odd"
             .parse::<Termination>()
             .unwrap_err()

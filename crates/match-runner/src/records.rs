@@ -75,22 +75,27 @@ impl<G: Game> fmt::Display for GameRecord<G> {
         }
         writeln!(f)?;
         let mut words: Vec<String> = Vec::new();
-        let mut side = G::first_to_move(&self.opening);
-        let mut number = 1;
+        // A row is a White move and the Black move after it, or a Black move alone.
+        let movers = G::movers(&self.opening, &self.moves);
+        let mut number = 0;
+        let mut white_open = false;
         for (i, m) in self.moves.iter().enumerate() {
-            match side {
-                Side::White => words.push(format!("{number}.")),
-                Side::Black if i == 0 => words.push(format!("{number}...")),
-                Side::Black => {}
+            match movers.get(i).copied().unwrap_or(Side::White) {
+                Side::White => {
+                    number += 1;
+                    words.push(format!("{number}."));
+                    white_open = true;
+                }
+                Side::Black if white_open => white_open = false,
+                Side::Black => {
+                    number += 1;
+                    words.push(format!("{number}..."));
+                }
             }
             words.push(m.to_string());
             if let Some(note) = self.notes.get(i).filter(|n| !n.is_empty()) {
                 words.push(format!("{{{}}}", note.replace(['{', '}'], "")));
             }
-            if side == Side::Black {
-                number += 1;
-            }
-            side = side.opposite();
         }
         if let Some(d) = &self.detail {
             words.push(format!("{{{}}}", d.replace(['{', '}'], "")));
@@ -146,8 +151,10 @@ impl<G: Game> GameRecord<G> {
             (t, Replayed::Ongoing { to_move }) => {
                 // Mid-game, only the side to move can misbehave (the other
                 // engine is idle); before the first move either may fail to start.
-                let either = self.moves.is_empty() && self.result != GameResult::Draw;
-                if !either && self.result != GameResult::win_for(to_move.opposite()) {
+                let forfeit = |loser| G::forfeit_result(&self.opening, &self.moves, loser);
+                let either =
+                    self.moves.is_empty() && Side::ALL.iter().any(|&s| self.result == forfeit(s));
+                if !either && self.result != forfeit(to_move) {
                     return Err(format!(
                         "termination {t} should be a loss for {}, who was to move, \
                          but the record says {}",
@@ -368,7 +375,8 @@ fn build<G: Game>(
     let Some(ended) = ended else {
         return Err(err(
             moves_line,
-            "the moves do not end with a result (1-0, 0-1 or 1/2-1/2)".to_string(),
+            "the moves do not end with a result (1-0, 0-1, 1/2-1/2 or points such as 2-0)"
+                .to_string(),
         ));
     };
     if ended != result {

@@ -3,7 +3,7 @@
 //! records file, resuming, shards, the SPRT stop, and merging shards. All of
 //! it generic over the [`Game`].
 
-use super::game::{tc_label, Game, GameSettings};
+use super::game::{tc_label, Game, GameSettings, Scoring};
 use super::outcome::{Played, Side};
 use super::records::{parse_records, today, GameRecord};
 use super::spec::{EngineSpec, Shard, TimeControl};
@@ -84,8 +84,9 @@ enum Msg<G: Game> {
 }
 
 /// Checks the settings that no single part checks: at least two engines,
-/// distinct names, the SPRT only between two, some concurrency.
-fn validate(settings: &MatchSettings) -> Result<(), MatchError> {
+/// distinct names, protocols the game speaks, the SPRT only between two
+/// and where it fits, some concurrency.
+fn validate<G: Game>(settings: &MatchSettings, scoring: Scoring) -> Result<(), MatchError> {
     let usage = |m: String| Err(MatchError::Usage(m));
     let specs = &settings.engines;
     if specs.len() < 2 {
@@ -101,8 +102,23 @@ fn validate(settings: &MatchSettings) -> Result<(), MatchError> {
             s.name
         ));
     }
+    if let Some(s) = specs.iter().find(|s| !G::PROTOCOLS.contains(&s.proto)) {
+        let names: Vec<&str> = G::PROTOCOLS.iter().map(|p| p.name()).collect();
+        return usage(format!(
+            "engine \"{}\" speaks proto={}, but this game's referee speaks {}",
+            s.name,
+            s.proto.name(),
+            names.join(" or ")
+        ));
+    }
     if settings.sprt.is_some() && specs.len() != 2 {
         return usage("--sprt compares exactly two engines".to_string());
+    }
+    if settings.sprt.is_some() && scoring == Scoring::Points {
+        return usage(no_points_sprt());
+    }
+    if settings.transcripts.is_some() && G::TRANSCRIPT.is_none() {
+        return usage("this game has no transcript format (--mat is for backgammon)".to_string());
     }
     if settings.concurrency == 0 {
         return usage("--concurrency must be at least 1".to_string());
@@ -112,7 +128,8 @@ fn validate(settings: &MatchSettings) -> Result<(), MatchError> {
 
 /// Plays a match of `game` as `settings` say.
 pub fn run_match<G: Game>(game: G, settings: MatchSettings) -> Result<(), MatchError> {
-    validate(&settings)?;
+    let scoring = G::scoring(&game.opening(0));
+    validate::<G>(&settings, scoring)?;
     let shard = settings.shard.unwrap_or(Shard::ALL);
     let mut jobs: Vec<PairJob> = schedule(
         &settings.schedule.pairings(settings.engines.len()),
@@ -124,9 +141,11 @@ pub fn run_match<G: Game>(game: G, settings: MatchSettings) -> Result<(), MatchE
     let total_games = 2 * jobs.len();
     let kept = resume::<G>(&settings, &game, &mut jobs)?;
     let mut out = rewrite_records(&settings.pgn, &kept)?;
-    let mut tally = Tally::default();
+    let transcripts = settings.transcripts.as_deref();
+    let mut tally = Tally::new(scoring);
     for g in &kept {
         tally.add(&g.scored());
+        write_transcript(transcripts, g)?;
     }
     let sprt = settings.sprt;
     if sprt.is_some_and(|s| tally.sprt_decision(&s) != SprtDecision::Continue) {
@@ -169,6 +188,7 @@ pub fn run_match<G: Game>(game: G, settings: MatchSettings) -> Result<(), MatchE
                 write!(out, "{g}")
                     .and_then(|_| out.flush())
                     .map_err(|e| MatchError::Io(settings.pgn.clone(), e))
+                    .and_then(|_| write_transcript(transcripts, &g))
                     .map(|_| decided)
             }
             Msg::Fatal(e) => Err(e),
@@ -253,6 +273,30 @@ fn rewrite_records<G: Game>(path: &Path, kept: &[GameRecord<G>]) -> Result<File,
     }
     out.flush().map_err(io)?;
     Ok(out)
+}
+
+/// Why `--sprt` is refused for games scored in points.
+fn no_points_sprt() -> String {
+    "--sprt tests wins (of games, or of matches with --length); money play is measured by \
+     its points per game and their interval instead"
+        .to_string()
+}
+
+/// The transcript file of a game: `pair-00012-1.mat` for game 1 of pair 12.
+pub fn transcript_path<G: Game>(dir: &Path, g: &GameRecord<G>) -> PathBuf {
+    let ext = G::TRANSCRIPT.unwrap_or("txt");
+    dir.join(format!("pair-{:05}-{}.{ext}", g.pair + 1, g.game))
+}
+
+/// Writes `g`'s transcript into `dir` (creating it), when there is a `dir`.
+fn write_transcript<G: Game>(dir: Option<&Path>, g: &GameRecord<G>) -> Result<(), MatchError> {
+    let (Some(dir), Some(text)) = (dir, G::transcript(g)) else {
+        return Ok(());
+    };
+    let path = transcript_path(dir, g);
+    std::fs::create_dir_all(dir)
+        .and_then(|_| std::fs::write(&path, text))
+        .map_err(|e| MatchError::Io(path, e))
 }
 
 /// Prints the report and writes the JSON summary.
@@ -476,11 +520,23 @@ pub fn merge<G: Game>(settings: MergeSettings) -> Result<(), MatchError> {
             ),
         ));
     }
-    let mut tally = Tally::default();
+    let scoring = all
+        .first()
+        .map_or(Scoring::Wins, |(g, _)| G::scoring(&g.opening));
+    if settings.sprt.is_some() && scoring == Scoring::Points {
+        return Err(MatchError::Usage(no_points_sprt()));
+    }
+    if settings.transcripts.is_some() && G::TRANSCRIPT.is_none() {
+        return Err(MatchError::Usage(
+            "this game has no transcript format (--mat is for backgammon)".to_string(),
+        ));
+    }
+    let mut tally = Tally::new(scoring);
     let mut text = String::new();
     for (g, _) in &all {
         tally.add(&g.scored());
         text.push_str(&g.to_string());
+        write_transcript(settings.transcripts.as_deref(), g)?;
     }
     if let Some(path) = &settings.pgn {
         std::fs::write(path, text).map_err(|e| MatchError::Io(path.clone(), e))?;

@@ -26,19 +26,22 @@ pub enum Proto {
     Ugi,
     /// `uci`/`uciok`, `ucinewgame`, `wtime`/`btime`.
     Uci,
+    /// `ubgi`/`ubgiok`, `set KEY VALUE`, `newgame`: backgammon engines.
+    Ubgi,
 }
 
 impl Proto {
     /// The opening exchange in this spelling.
     pub fn handshake(self) -> Handshake {
-        let (hello, ok) = match self {
-            Proto::Ugi => ("ugi", "ugiok"),
-            Proto::Uci => ("uci", "uciok"),
+        let (hello, ok, set_option) = match self {
+            Proto::Ugi => ("ugi", "ugiok", OptionStyle::SetOption),
+            Proto::Uci => ("uci", "uciok", OptionStyle::SetOption),
+            Proto::Ubgi => ("ubgi", "ubgiok", OptionStyle::Set),
         };
         Handshake {
             hello,
             ok,
-            set_option: OptionStyle::SetOption,
+            set_option,
         }
     }
 
@@ -47,12 +50,22 @@ impl Proto {
         match self {
             Proto::Ugi => "uginewgame",
             Proto::Uci => "ucinewgame",
+            Proto::Ubgi => "newgame",
+        }
+    }
+
+    /// The name `proto=` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Proto::Ugi => "ugi",
+            Proto::Uci => "uci",
+            Proto::Ubgi => "ubgi",
         }
     }
 }
 
 /// How to start one engine and what to tell it:
-/// `cmd=PATH [name=NAME] [arg=ARG]... [option.NAME=VALUE]... [tc=TC] [proto=ugi|uci]`.
+/// `cmd=PATH [name=NAME] [arg=ARG]... [option.NAME=VALUE]... [tc=TC] [proto=ugi|uci|ubgi]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineSpec {
     /// The program to run.
@@ -61,7 +74,8 @@ pub struct EngineSpec {
     pub args: Vec<String>,
     /// The name used in records and statistics (default: the program's file name).
     pub name: String,
-    /// `setoption` pairs sent after the handshake, in order.
+    /// Options sent after the handshake, in order (`setoption`, or `set`
+    /// in UBGI).
     pub options: Vec<(String, String)>,
     /// The protocol spelling it speaks.
     pub proto: Proto,
@@ -79,13 +93,22 @@ impl EngineSpec {
         }
     }
 
-    /// Reads a specification from its `key=value` tokens.
+    /// Reads a specification from its `key=value` tokens (UGI unless `proto=` says otherwise).
     pub fn from_tokens<S: AsRef<str>>(tokens: &[S]) -> Result<EngineSpec, SpecError> {
+        EngineSpec::from_tokens_or(tokens, Proto::Ugi)
+    }
+
+    /// Reads a specification from its `key=value` tokens; `proto` unless
+    /// `proto=` says otherwise.
+    pub fn from_tokens_or<S: AsRef<str>>(
+        tokens: &[S],
+        proto: Proto,
+    ) -> Result<EngineSpec, SpecError> {
         let mut cmd = None;
         let mut name = None;
         let mut args = Vec::new();
         let mut options = Vec::new();
-        let mut proto = Proto::Ugi;
+        let mut proto = proto;
         let mut tc = None;
         for token in tokens {
             let token = token.as_ref();
@@ -103,9 +126,10 @@ impl EngineSpec {
                     proto = match value {
                         "ugi" => Proto::Ugi,
                         "uci" => Proto::Uci,
+                        "ubgi" => Proto::Ubgi,
                         _ => {
                             return Err(SpecError(format!(
-                                "bad engine proto \"{value}\": expected ugi or uci"
+                                "bad engine proto \"{value}\": expected ugi, uci or ubgi"
                             )))
                         }
                     }
@@ -167,8 +191,8 @@ impl fmt::Display for EngineSpec {
         for (k, v) in &self.options {
             write!(f, " option.{k}={v}")?;
         }
-        if self.proto == Proto::Uci {
-            f.write_str(" proto=uci")?;
+        if self.proto != Proto::Ugi {
+            write!(f, " proto={}", self.proto.name())?;
         }
         if let Some(tc) = self.tc {
             write!(f, " tc={tc}")?;
@@ -424,6 +448,16 @@ mod tests {
         assert_eq!(u.name, "stock");
         assert_eq!(u.proto, Proto::Uci);
         assert_eq!(u.to_string().parse::<EngineSpec>(), Ok(u));
+        let b = EngineSpec::from_tokens_or(
+            &["cmd=tools/gnubg-ubgi", "option.engine.ply=2"],
+            Proto::Ubgi,
+        )
+        .unwrap();
+        assert_eq!(b.proto, Proto::Ubgi);
+        assert_eq!(b.proto.handshake().set_option, OptionStyle::Set);
+        assert_eq!(b.to_string().parse::<EngineSpec>(), Ok(b));
+        let g = EngineSpec::from_tokens_or(&["cmd=x", "proto=ugi"], Proto::Ubgi).unwrap();
+        assert_eq!(g.proto, Proto::Ugi);
     }
 
     #[test]

@@ -216,6 +216,85 @@ impl fmt::Display for Pentanomial {
     }
 }
 
+/// Points won per game, from one player's side (its points minus the
+/// opponent's), by game and by complete pair of games.
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct PointsTally {
+    pub games: u64,
+    /// Sum and sum of squares of the games' net points.
+    pub sum: f64,
+    pub sum_sq: f64,
+    pub pairs: u64,
+    /// Sum and sum of squares of the pairs' net points (both games together).
+    pub pair_sum: f64,
+    pub pair_sum_sq: f64,
+}
+
+/// The mean points per game with a 95% interval.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct PointsEstimate {
+    /// Mean net points per game.
+    pub mean: f64,
+    /// The 95% interval from complete pairs as independent units (each
+    /// pair's two games summed, as the pentanomial counts them), or from
+    /// games while no pair is complete.
+    pub lower: f64,
+    pub upper: f64,
+    /// Half the width of the 95% interval from games as if independent.
+    pub game_error: f64,
+}
+
+impl PointsEstimate {
+    /// Half the width of the interval.
+    pub fn error(&self) -> f64 {
+        (self.upper - self.lower) / 2.0
+    }
+}
+
+impl PointsTally {
+    /// Counts one game's net points.
+    pub fn add_game(&mut self, net: f64) {
+        self.games += 1;
+        self.sum += net;
+        self.sum_sq += net * net;
+    }
+
+    /// Counts one complete pair's net points (its two games together).
+    pub fn add_pair(&mut self, net: f64) {
+        self.pairs += 1;
+        self.pair_sum += net;
+        self.pair_sum_sq += net * net;
+    }
+
+    /// The mean per game and its intervals; `None` without a game. The
+    /// standard error of a mean over `n` units is `sqrt(var / n)`, with
+    /// the variance over the units (as [`EloEstimate`] computes it).
+    pub fn estimate(&self) -> Option<PointsEstimate> {
+        if self.games == 0 {
+            return None;
+        }
+        let spread = |n: u64, sum: f64, sum_sq: f64| {
+            let n = n as f64;
+            let mean = sum / n;
+            let var = (sum_sq / n - mean * mean).max(0.0);
+            (mean, Z95 * (var / n).sqrt())
+        };
+        let (game_mean, game_error) = spread(self.games, self.sum, self.sum_sq);
+        let (mean, error) = if self.pairs > 0 {
+            let (m, e) = spread(self.pairs, self.pair_sum, self.pair_sum_sq);
+            (m / 2.0, e / 2.0)
+        } else {
+            (game_mean, game_error)
+        };
+        Some(PointsEstimate {
+            mean,
+            lower: mean - error,
+            upper: mean + error,
+            game_error,
+        })
+    }
+}
+
 /// How the SPRT's Elo bounds are read.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum EloModel {
@@ -649,6 +728,29 @@ mod tests {
             let e = bad.parse::<Sprt>().unwrap_err().to_string();
             assert!(e.contains(want), "{bad}: {e}");
         }
+    }
+
+    #[test]
+    fn points_per_game_come_from_pairs() {
+        let mut t = PointsTally::default();
+        assert_eq!(t.estimate(), None);
+        // Pairs netting +2, 0 and +4.
+        for (a, b) in [(3.0, -1.0), (1.0, -1.0), (2.0, 2.0)] {
+            t.add_game(a);
+            t.add_game(b);
+            t.add_pair(a + b);
+        }
+        let e = t.estimate().unwrap();
+        assert!((e.mean - 1.0).abs() < 1e-12, "{e:?}");
+        // Pairs 2, 0, 4: variance 8/3 over 3 pairs; per game halved.
+        let want = Z95 * (8.0f64 / 3.0 / 3.0).sqrt() / 2.0;
+        assert!((e.error() - want).abs() < 1e-12, "{e:?}");
+        // Games 3, -1, 1, -1, 2, 2: mean 1, variance 7/3 over 6 games.
+        assert!((e.game_error - Z95 * (7.0f64 / 3.0 / 6.0).sqrt()).abs() < 1e-12);
+        // A lone game, no pair yet: the games' figures.
+        let mut one = PointsTally::default();
+        one.add_game(2.0);
+        assert_eq!(one.estimate().unwrap().mean, 2.0);
     }
 
     #[test]

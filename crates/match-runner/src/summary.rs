@@ -2,8 +2,11 @@
 //! pentanomial of completed pairs and the statistics derived from them; the
 //! progress line, the final report and the JSON summary.
 
+use super::game::Scoring;
 use super::outcome::{GameResult, Side, Termination};
-use super::stats::{EloEstimate, EloModel, Pentanomial, Sprt, SprtDecision, Trinomial};
+use super::stats::{
+    EloEstimate, EloModel, Pentanomial, PointsEstimate, PointsTally, Sprt, SprtDecision, Trinomial,
+};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -30,8 +33,12 @@ pub struct PairingStats {
     pub second: String,
     pub games: Trinomial,
     pub penta: Pentanomial,
-    /// Pairs with one game seen so far: pair number -> first's half points.
-    pending: HashMap<usize, u8>,
+    /// The first engine's net points per game (its points minus the
+    /// other's), by game and by complete pair.
+    pub net: PointsTally,
+    /// Pairs with one game seen so far: pair number -> first's half points
+    /// and net points.
+    pending: HashMap<usize, (u8, f64)>,
 }
 
 impl PairingStats {
@@ -44,6 +51,8 @@ impl PairingStats {
 /// Everything counted so far.
 #[derive(Clone, Debug, Default)]
 pub struct Tally {
+    /// How results count (what the report and JSON show).
+    pub scoring: Scoring,
     pub pairings: Vec<PairingStats>,
     /// Per engine: name, points, games, in order of first appearance.
     pub engines: Vec<(String, f64, u64)>,
@@ -52,6 +61,22 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// An empty tally for results that count as `scoring` says.
+    pub fn new(scoring: Scoring) -> Tally {
+        Tally {
+            scoring,
+            ..Tally::default()
+        }
+    }
+
+    /// What one unit of the match is called: a game, or a whole match.
+    fn unit(&self) -> &'static str {
+        match self.scoring {
+            Scoring::Matches => "Matches",
+            _ => "Games",
+        }
+    }
+
     /// Counts one game.
     pub fn add(&mut self, r: &Scored<'_>) {
         self.games += 1;
@@ -61,7 +86,10 @@ impl Tally {
             .expect("every termination is listed");
         self.terminations[t] += 1;
         for (name, c) in [(r.white, Side::White), (r.black, Side::Black)] {
-            let half = r.result.half_points(c) as f64 / 2.0;
+            let half = match self.scoring {
+                Scoring::Points => r.result.score_of(c),
+                _ => r.result.half_points(c) as f64 / 2.0,
+            };
             match self.engines.iter_mut().find(|e| e.0 == name) {
                 Some(e) => {
                     e.1 += half;
@@ -92,11 +120,16 @@ impl Tally {
         };
         let p = &mut self.pairings[idx];
         let half = r.result.half_points(first_color);
+        let net = r.result.score_of(first_color) - r.result.score_of(first_color.opposite());
         p.games.add(half);
+        p.net.add_game(net);
         match p.pending.remove(&r.pair) {
-            Some(other) => p.penta.add(other + half),
+            Some((other, other_net)) => {
+                p.penta.add(other + half);
+                p.net.add_pair(other_net + net);
+            }
             None => {
-                p.pending.insert(r.pair, half);
+                p.pending.insert(r.pair, (half, net));
             }
         }
     }
@@ -120,8 +153,21 @@ impl Tally {
                 p.games.draws,
                 100.0 * p.points() / p.games.games().max(1) as f64
             );
-            if let Some(e) = p.penta.elo().or_else(|| p.games.elo()) {
-                let _ = write!(s, "  Elo {} +- {}", num(e.elo, 1), num(e.error(), 1));
+            match (self.scoring, p.net.estimate()) {
+                (Scoring::Points, Some(e)) => {
+                    let _ = write!(
+                        s,
+                        "  points/game {} +- {}",
+                        signed(e.mean, 3),
+                        num(e.error(), 3)
+                    );
+                }
+                (Scoring::Points, None) => {}
+                _ => {
+                    if let Some(e) = p.penta.elo().or_else(|| p.games.elo()) {
+                        let _ = write!(s, "  Elo {} +- {}", num(e.elo, 1), num(e.error(), 1));
+                    }
+                }
             }
             if let Some(sprt) = sprt {
                 let (lo, hi) = sprt.bounds();
@@ -138,7 +184,13 @@ impl Tally {
     /// The final report, for people.
     pub fn report(&self, sprt: Option<&Sprt>) -> String {
         let mut s = String::new();
-        let _ = writeln!(s, "Games: {}, complete pairs: {}", self.games, self.pairs());
+        let _ = writeln!(
+            s,
+            "{}: {}, complete pairs: {}",
+            self.unit(),
+            self.games,
+            self.pairs()
+        );
         let terms: Vec<String> = Termination::ALL
             .iter()
             .zip(self.terminations)
@@ -165,6 +217,23 @@ impl Tally {
                 "  Pentanomial {} (pairs scoring 0, 1/2, 1, 3/2, 2)",
                 p.penta
             );
+            if self.scoring == Scoring::Points {
+                if let Some(e) = p.net.estimate() {
+                    let _ = writeln!(
+                        s,
+                        "  Points per game {} +- {} [{}, {}] (95%, pairs), +- {} (games as \
+                         independent); net {} in {} games",
+                        signed(e.mean, 3),
+                        num(e.error(), 3),
+                        signed(e.lower, 3),
+                        signed(e.upper, 3),
+                        num(e.game_error, 3),
+                        signed(p.net.sum, 0),
+                        p.net.games
+                    );
+                }
+                continue;
+            }
             if let Some(e) = p.penta.elo() {
                 let _ = writeln!(
                     s,
@@ -233,15 +302,27 @@ impl Tally {
         let pairings: Vec<Value> = self
             .pairings
             .iter()
-            .map(|p| p.to_json(sprt.filter(|_| one_pairing)))
+            .map(|p| {
+                let mut v = p.to_json(sprt.filter(|_| one_pairing));
+                if self.scoring == Scoring::Points {
+                    v["points_per_game"] = points_json(&p.net);
+                }
+                v
+            })
             .collect();
-        let summary = json!({
+        let mut summary = json!({
             "games": self.games,
             "pairs": self.pairs(),
             "terminations": terminations,
             "engines": engines,
             "pairings": pairings,
         });
+        if self.scoring != Scoring::Wins {
+            summary["scoring"] = json!(match self.scoring {
+                Scoring::Points => "points",
+                _ => "matches",
+            });
+        }
         let mut text = serde_json::to_string_pretty(&summary).expect("JSON values serialise");
         text.push('\n');
         text
@@ -283,6 +364,30 @@ impl PairingStats {
             });
         }
         v
+    }
+}
+
+/// The net points per game as JSON.
+fn points_json(t: &PointsTally) -> Value {
+    let e: Option<PointsEstimate> = t.estimate();
+    json!({
+        "net": finite(t.sum),
+        "games": t.games,
+        "pairs": t.pairs,
+        "mean": e.map_or(Value::Null, |e| finite(e.mean)),
+        "lower": e.map_or(Value::Null, |e| finite(e.lower)),
+        "upper": e.map_or(Value::Null, |e| finite(e.upper)),
+        "game_error": e.map_or(Value::Null, |e| finite(e.game_error)),
+    })
+}
+
+/// A number with its sign, `+0.125` or `-2`.
+fn signed(x: f64, decimals: usize) -> String {
+    let x = x + 0.0;
+    if x.is_finite() && x >= 0.0 {
+        format!("+{x:.decimals$}")
+    } else {
+        num(x, decimals)
     }
 }
 
@@ -381,6 +486,37 @@ mod tests {
         assert_eq!(json["pairings"][0]["pentanomial"], json!([1, 0, 0, 1, 0]));
         assert_eq!(json["pairings"][0]["wins"], json!(2));
         assert_eq!(json["terminations"]["normal"], json!(5));
+    }
+
+    #[test]
+    fn money_play_is_reported_in_points_per_game() {
+        let mut t = Tally::new(Scoring::Points);
+        // a wins a gammon with White and loses a single with Black; then
+        // wins twice (a backgammon and a single).
+        t.add(&game(0, 1, "a", "b", GameResult::points(2, 0)));
+        t.add(&game(0, 2, "b", "a", GameResult::WhiteWins));
+        t.add(&game(1, 1, "a", "b", GameResult::points(3, 0)));
+        t.add(&game(1, 2, "b", "a", GameResult::BlackWins));
+        let p = &t.pairings[0];
+        assert_eq!((p.net.sum, p.net.pairs, p.net.pair_sum), (5.0, 2, 5.0));
+        let report = t.report(None);
+        assert!(
+            report.starts_with("Games: 4, complete pairs: 2"),
+            "{report}"
+        );
+        // Pairs +1 and +4: mean 1.25 a game, +- 1.96 * 1.5 / sqrt 2 / 2.
+        assert!(
+            report.contains("Points per game +1.250 +- 1.039 [+0.211, +2.289] (95%, pairs)"),
+            "{report}"
+        );
+        assert!(!report.contains("Elo"), "{report}");
+        assert_eq!(t.engines[0], ("a".into(), 6.0, 4));
+        let json: Value = serde_json::from_str(&t.to_json(None)).unwrap();
+        assert_eq!(json["scoring"], "points");
+        assert_eq!(json["pairings"][0]["points_per_game"]["mean"], json!(1.25));
+        assert!(t.progress(4, None).contains("points/game +1.250 +- 1.039"));
+        let matches = Tally::new(Scoring::Matches);
+        assert!(matches.report(None).starts_with("Matches: 0"));
     }
 
     #[test]

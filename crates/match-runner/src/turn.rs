@@ -53,6 +53,9 @@ pub struct Request<'a> {
     pub budget: Duration,
     /// Patience for `readyok`.
     pub timeout: Duration,
+    /// An `error` line after `go` refuses the request (UBGI engines send no
+    /// answer after one); otherwise it is logged and the wait goes on.
+    pub errors_end: bool,
 }
 
 /// Sends `request` to `e` and waits for the reply.
@@ -74,6 +77,12 @@ pub fn ask(e: &mut Engine, request: &Request<'_>) -> Result<Answer, Refusal> {
                     if !summary.is_empty() {
                         info = summary;
                     }
+                }
+                "error" if request.errors_end => {
+                    return Err(Refusal::Protocol(format!(
+                        "answered \"{}\" with \"{line}\"",
+                        request.go
+                    )))
                 }
                 "error" => log::warn!("{}: {line}", e.name()),
                 _ => log::debug!("{} said something unexpected: {line}", e.name()),
