@@ -1,6 +1,6 @@
 //! Backgammon matches through the runner (`match --game backgammon`): this
 //! binary's pubeval and random players, GNU Backgammon through
-//! tools/gnubg-ubgi, and fixtures/engines/ubgi-fault.py misbehaving on
+//! tools/gnubg-ubgi, and testkit's ubgi-fault relay misbehaving on
 //! purpose. Every record replays in the runner, and every .mat file the
 //! runner writes is imported into GNU Backgammon, which must see the same
 //! games (the same positions, dice, cube actions and winners) and, asked to
@@ -63,10 +63,7 @@ fn gnubg() -> Vec<String> {
 /// The fault fixture over this binary's pubeval player, with `opts`.
 fn faulty(name: &str, opts: &[&str]) -> Vec<String> {
     let mut t = vec![
-        format!(
-            "cmd={}",
-            root().join("fixtures/engines/ubgi-fault.py").display()
-        ),
+        format!("cmd={}", testkit::ubgi_fault().display()),
         format!("name={name}"),
     ];
     t.extend(opts.iter().map(|o| format!("arg={o}")));

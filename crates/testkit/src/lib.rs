@@ -31,33 +31,40 @@ pub fn fixture(path: &str) -> PathBuf {
 
 /// The `fake-engine` binary (`src/bin/fake-engine.rs`), for tests that
 /// need an engine that plays by the naive model or misbehaves on purpose.
-///
-/// It is `target/<profile>/fake-engine`, beside the running test executable
-/// (`target/<profile>/deps/...`). `cargo test --workspace` builds it (its own
-/// test in `crates/testkit/tests/` asks for it); this runs `cargo build
-/// --profile <the same profile> -p testkit --bin fake-engine` once per test
+pub fn fake_engine() -> PathBuf {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| test_bin("fake-engine")).clone()
+}
+
+/// The `ubgi-fault` binary (`src/bin/ubgi-fault.rs`): a relay to a real
+/// UBGI engine that misbehaves on request, for the backgammon match tests.
+pub fn ubgi_fault() -> PathBuf {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| test_bin("ubgi-fault")).clone()
+}
+
+/// One of testkit's binaries: `target/<profile>/<name>`, beside the running
+/// test executable (`target/<profile>/deps/...`). `cargo test --workspace`
+/// builds them (testkit's own test asks for them); this runs `cargo build
+/// --profile <the same profile> -p testkit --bin <name>` once per test
 /// process all the same, which builds it when the tests of one package run
 /// alone (`cargo test -p grasshopper`) and brings an old build up to date
 /// (a fraction of a second when there is nothing to do).
-pub fn fake_engine() -> PathBuf {
-    static BIN: OnceLock<PathBuf> = OnceLock::new();
-    BIN.get_or_init(|| {
-        let exe = std::env::current_exe().expect("the test executable's path");
-        let mut dir = exe.parent().expect("a directory").to_path_buf();
-        if dir.ends_with("deps") {
-            dir.pop();
-        }
-        let bin = dir.join(format!("fake-engine{}", std::env::consts::EXE_SUFFIX));
-        build_fake_engine(&dir);
-        assert!(bin.exists(), "{} was not built", bin.display());
-        bin
-    })
-    .clone()
+fn test_bin(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().expect("the test executable's path");
+    let mut dir = exe.parent().expect("a directory").to_path_buf();
+    if dir.ends_with("deps") {
+        dir.pop();
+    }
+    let bin = dir.join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+    build_bin(&dir, name);
+    assert!(bin.exists(), "{} was not built", bin.display());
+    bin
 }
 
-/// `cargo build` of the fake engine into the profile directory `dir`
+/// `cargo build` of a testkit binary into the profile directory `dir`
 /// (`target/<profile>`).
-fn build_fake_engine(dir: &Path) {
+fn build_bin(dir: &Path, name: &str) {
     let profile = match dir.file_name().and_then(|n| n.to_str()) {
         Some("debug") => "dev",
         Some(name) => name,
@@ -67,13 +74,13 @@ fn build_fake_engine(dir: &Path) {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let status = Command::new(cargo)
         .args(["build", "--quiet", "--profile", profile, "-p", "testkit"])
-        .args(["--bin", "fake-engine", "--manifest-path"])
+        .args(["--bin", name, "--manifest-path"])
         .arg(repo_root().join("Cargo.toml"))
         .arg("--target-dir")
         .arg(target)
         .status()
         .expect("cargo runs");
-    assert!(status.success(), "cargo build of fake-engine failed");
+    assert!(status.success(), "cargo build of {name} failed");
 }
 
 /// One line of `fixtures/perft.txt`.

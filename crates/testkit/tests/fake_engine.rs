@@ -89,3 +89,40 @@ fn errors_carry_protocol_codes() {
         ["unknown_command", "illegal_move", "bad_option", "busy"]
     );
 }
+
+#[test]
+fn the_ubgi_fault_relay_answers_for_the_engine_and_fails_on_request() {
+    // Relayed to a fake UGI engine, which answers ugi with ugiok only; the
+    // relay waits for ubgiok, so ask it only what any engine answers.
+    let run = |args: &[&str], input: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ubgi-fault"))
+            .args(args)
+            .args(["--", env!("CARGO_BIN_EXE_fake-engine")])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert_eq!(run(&[], "isready\nquit\n"), "readyok\n");
+    assert_eq!(run(&["--double"], "go cube\nquit\n"), "bestcube double\n");
+    assert_eq!(run(&["--drop"], "go take\nquit\n"), "besttake drop\n");
+    assert_eq!(
+        run(
+            &["--fail-at", "1", "--fail", "illegal"],
+            "go chequer\nquit\n"
+        ),
+        "bestmove 24/1\n"
+    );
+    assert_eq!(
+        run(&["--fail-on", "take", "--fail", "error"], "go take\nquit\n"),
+        "error bad_state I will not\n"
+    );
+}
