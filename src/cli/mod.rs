@@ -91,6 +91,23 @@ pub struct SolveArgs {
     /// Endgame table file to use during the solve (from `tablegen`).
     #[arg(long)]
     tables: Option<PathBuf>,
+    /// Solve by retrograde analysis instead, every phase of the game, with
+    /// the phase tables in this directory (a killed run resumes from it).
+    #[arg(long, value_name = "DIR")]
+    retro: Option<PathBuf>,
+    /// Retrograde: worker threads (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Retrograde: solve only the phases of at most this level
+    /// (3 x checkers to enter + checkers on the board, both players).
+    #[arg(long)]
+    max_level: Option<u8>,
+    /// Retrograde: minutes between checkpoints of the phase in progress.
+    #[arg(long, default_value_t = 15.0)]
+    checkpoint_mins: f64,
+    /// Retrograde: seconds between progress lines (on stderr).
+    #[arg(long, default_value_t = 30.0)]
+    progress_secs: f64,
 }
 
 /// Reads a number of checkers per player: 2, 4, ..., 14.
@@ -120,6 +137,9 @@ pub enum CliError {
     /// Generating, reading or writing endgame tables failed.
     #[error("{0}")]
     Table(#[from] grasshopper_solver::TableError),
+    /// Reading or writing retrograde phase tables failed.
+    #[error("{0}")]
+    Retro(#[from] grasshopper_solver::retro::RetroError),
     /// A weights file that cannot be read.
     #[error("bad weights file {path}: {error}")]
     Weights {
@@ -153,6 +173,20 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Tune(args) => lab::tune(args, seed)?,
         Command::Selfplay(args) => lab::selfplay(args, seed)?,
         Command::Match(args) => matches::run(*args, seed)?,
+        Command::Solve(a) if a.retro.is_some() => {
+            let pos = position_or_start(a.fen, a.checkers);
+            let mut options = grasshopper_solver::retro::RetroOptions {
+                max_level: a.max_level,
+                checkpoint_every: std::time::Duration::from_secs_f64(a.checkpoint_mins * 60.0),
+                progress_every: std::time::Duration::from_secs_f64(a.progress_secs),
+                ..Default::default()
+            };
+            if let Some(t) = a.threads {
+                options.threads = t;
+            }
+            let dir = a.retro.expect("checked");
+            grasshopper_solver::write_retro(&mut out, &pos, &dir, options, &mut std::io::stderr())?;
+        }
         Command::Solve(a) => {
             let pos = position_or_start(a.fen, a.checkers);
             let mut solver = grasshopper_solver::Solver::new(a.hash_mb);

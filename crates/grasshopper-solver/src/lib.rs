@@ -23,12 +23,15 @@
 //! memoised minimax. See [`tables`](Tables) for the endgame tables.
 
 mod report;
+pub mod retro;
 mod search;
 mod tables;
 mod tt;
 mod value;
 
-pub use report::{peak_rss_kib, write_solve, write_tablegen, SolveReport};
+pub use report::{
+    cpu_seconds, peak_rss_kib, write_retro, write_solve, write_tablegen, SolveReport,
+};
 pub use search::Counts;
 pub use tables::{TableError, Tables, MAX_BOUND};
 pub use value::{ParseValueError, Solution, Value};
