@@ -49,6 +49,9 @@ pub enum Command {
     /// Solve a position exactly: value for the side to move, plies to the
     /// end under optimal play, all optimal moves, and the cost.
     Solve(SolveArgs),
+    /// Compare retrograde phase tables with the alpha-beta solver on
+    /// positions drawn uniformly from the solved phases.
+    RetroCheck(RetroCheckArgs),
     /// Generate the endgame tables of the last phase and write them to a file.
     Tablegen {
         /// File to write.
@@ -108,6 +111,26 @@ pub struct SolveArgs {
     /// Retrograde: seconds between progress lines (on stderr).
     #[arg(long, default_value_t = 30.0)]
     progress_secs: f64,
+}
+
+/// `retro-check`.
+#[derive(clap::Args, Debug)]
+pub struct RetroCheckArgs {
+    /// Directory of the phase tables (from `solve --retro`).
+    #[arg(long, value_name = "DIR")]
+    retro: PathBuf,
+    /// Checkers per player of the game whose phases are sampled.
+    #[arg(long, value_parser = parse_checkers)]
+    checkers: u8,
+    /// Positions to compare.
+    #[arg(long, default_value_t = 10_000)]
+    samples: u64,
+    /// Sample only phases of at most this level.
+    #[arg(long)]
+    max_level: Option<u8>,
+    /// Transposition table of the alpha-beta solver, in MiB.
+    #[arg(long, default_value_t = 1024)]
+    hash_mb: usize,
 }
 
 /// Reads a number of checkers per player: 2, 4, ..., 14.
@@ -194,6 +217,29 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
                 solver.set_tables(Some(grasshopper_solver::Tables::load(path)?));
             }
             grasshopper_solver::write_solve(&mut out, &mut solver, &pos)?;
+        }
+        Command::RetroCheck(a) => {
+            let r = grasshopper_solver::retro::check::check(
+                &a.retro,
+                a.checkers,
+                a.samples,
+                seed,
+                a.max_level,
+                a.hash_mb,
+                &mut std::io::stderr(),
+            )?;
+            use std::io::Write;
+            writeln!(out, "units {}", r.units)?;
+            writeln!(out, "positions {}", r.positions)?;
+            writeln!(out, "samples {}", r.samples)?;
+            writeln!(out, "wins {}", r.wdl[0])?;
+            writeln!(out, "draws {}", r.wdl[1])?;
+            writeln!(out, "losses {}", r.wdl[2])?;
+            writeln!(out, "mismatches {}", r.mismatches.len())?;
+            for (p, t, s) in r.mismatches.iter().take(20) {
+                writeln!(out, "mismatch {p} table {t} solver {s}")?;
+            }
+            writeln!(out, "time {:.3}", r.seconds)?;
         }
         Command::Tablegen {
             out: file,

@@ -30,6 +30,8 @@
 //! nobody can win any more are not stored at all. The index has no holes
 //! ([`index`]).
 
+pub mod check;
+pub mod forward;
 mod index;
 mod store;
 
@@ -242,9 +244,13 @@ fn sweep(
                     finished.fetch_add(1, Ordering::Relaxed);
                 });
             }
+            let mut polls = 0u32;
             while finished.load(Ordering::Relaxed) < threads.max(1) {
-                std::thread::sleep(Duration::from_millis(200));
-                tick(level);
+                std::thread::sleep(Duration::from_millis(5));
+                polls += 1;
+                if polls % 40 == 0 {
+                    tick(level);
+                }
             }
         });
         after_level(level)?;

@@ -89,6 +89,17 @@ impl Half {
         (self.data[(i / 32) as usize].load(Ordering::Relaxed) >> (2 * (i % 32)) & 3) as u8
     }
 
+    /// Stores the value (+1, 0, -1 for the side to move) at `i`.
+    #[inline(always)]
+    pub fn set(&self, i: u64, v: i8) {
+        let code = match v {
+            1 => 1u64,
+            0 => 2,
+            _ => 3,
+        };
+        self.data[(i / 32) as usize].fetch_or(code << (2 * (i % 32)), Ordering::Relaxed);
+    }
+
     /// Counts of (not computed, wins, draws, losses).
     pub fn census(&self) -> [u64; 4] {
         let mut c = [0u64; 4];
