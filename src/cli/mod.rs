@@ -108,6 +108,10 @@ pub struct SolveArgs {
     /// Retrograde: minutes between checkpoints of the phase in progress.
     #[arg(long, default_value_t = 15.0)]
     checkpoint_mins: f64,
+    /// Retrograde: stop after this many minutes (at a checkpoint), to run
+    /// the solve in pieces; the next run resumes.
+    #[arg(long)]
+    stop_after_mins: Option<f64>,
     /// Retrograde: seconds between progress lines (on stderr).
     #[arg(long, default_value_t = 30.0)]
     progress_secs: f64,
@@ -202,6 +206,9 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
                 max_level: a.max_level,
                 checkpoint_every: std::time::Duration::from_secs_f64(a.checkpoint_mins * 60.0),
                 progress_every: std::time::Duration::from_secs_f64(a.progress_secs),
+                stop_after: a
+                    .stop_after_mins
+                    .map(|m| std::time::Duration::from_secs_f64(m * 60.0)),
                 ..Default::default()
             };
             if let Some(t) = a.threads {

@@ -5,6 +5,15 @@ fn main() {
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(6);
+    let mut by_level = std::collections::BTreeMap::new();
+    for u in units(n) {
+        *by_level.entry(u.level()).or_insert(0u64) += unit_size(u);
+    }
+    let mut cum = 0;
+    for (l, s) in &by_level {
+        cum += s;
+        println!("level {l:2}: {s:>14} positions, cumulative {cum:>14}");
+    }
     let mut v: Vec<_> = units(n).into_iter().map(|u| (unit_size(u), u)).collect();
     let total: u64 = v.iter().map(|x| x.0).sum();
     v.sort_by_key(|x| std::cmp::Reverse(x.0));

@@ -130,6 +130,7 @@ pub fn write_retro(
         format!("value {}", name(value)),
         "method retrograde".to_string(),
         format!("units {}/{}", sum.complete, sum.units),
+        format!("interrupted {}", sum.interrupted),
         format!("positions {}/{}", sum.positions_complete, sum.positions),
         format!("computed {}", sum.computed),
         format!("wins {}", sum.wdl[0]),

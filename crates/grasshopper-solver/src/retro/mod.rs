@@ -60,6 +60,9 @@ pub struct RetroOptions {
     pub max_level: Option<u8>,
     /// Seconds between progress lines.
     pub progress_every: Duration,
+    /// Stop once this long has passed (at the next slice-level boundary,
+    /// after writing a checkpoint): one piece of a longer run.
+    pub stop_after: Option<Duration>,
 }
 
 impl Default for RetroOptions {
@@ -69,6 +72,7 @@ impl Default for RetroOptions {
             checkpoint_every: Duration::from_secs(900),
             max_level: None,
             progress_every: Duration::from_secs(30),
+            stop_after: None,
         }
     }
 }
@@ -179,9 +183,9 @@ fn sweep(
     from: u8,
     threads: usize,
     progress: &Progress,
-    mut after_level: impl FnMut(u8) -> Result<(), RetroError>,
+    mut after_level: impl FnMut(u8) -> Result<bool, RetroError>,
     mut tick: impl FnMut(u8),
-) -> Result<(), RetroError> {
+) -> Result<bool, RetroError> {
     const CHUNK: u64 = 1 << 16;
     for level in (0..=from).rev() {
         let mut items = Vec::new();
@@ -253,9 +257,11 @@ fn sweep(
                 }
             }
         });
-        after_level(level)?;
+        if after_level(level)? {
+            return Ok(true);
+        }
     }
-    Ok(())
+    Ok(false)
 }
 
 /// What a retrograde solve did.
@@ -273,6 +279,8 @@ pub struct RetroSummary {
     pub disk_bytes: u64,
     /// Census of the units solved by this run: wins, draws, losses.
     pub wdl: [u64; 3],
+    /// True when the run stopped early (`stop_after`), leaving a checkpoint.
+    pub interrupted: bool,
 }
 
 /// A retrograde solve of the game of `n` checkers in the directory `dir`,
@@ -410,18 +418,21 @@ impl<'a> Retro<'a> {
             let refs: Vec<&Half> = halves.iter().map(|h| h.as_ref()).collect();
             let dir_ckpt = ckpt.clone();
             let unit_positions = sizes[i];
-            sweep(
+            let stop_after = self.options.stop_after;
+            let interrupted = sweep(
                 &self.store,
                 &halves,
                 from,
                 self.options.threads,
                 &progress,
                 |level| {
-                    if level > 0 && last_ckpt.elapsed() >= every {
+                    let stop = stop_after.is_some_and(|d| start.elapsed() >= d);
+                    if level > 0 && (stop || last_ckpt.elapsed() >= every) {
                         store::write_unit(&dir_ckpt, &refs, level as u64 - 1)?;
                         last_ckpt = Instant::now();
+                        return Ok(stop);
                     }
-                    Ok(())
+                    Ok(false)
                 },
                 |level| {
                     if last_line.elapsed() >= progress_every {
@@ -445,6 +456,11 @@ impl<'a> Retro<'a> {
                     }
                 },
             )?;
+            if interrupted {
+                let _ = writeln!(self.log, "retro: stopped; checkpoint {ckpt:?} written");
+                sum.interrupted = true;
+                break;
+            }
             let path = unit_path(&self.dir, unit, "wdl");
             store::write_unit(&path, &refs, store::COMPLETE)?;
             if ckpt.exists() {
