@@ -57,6 +57,20 @@ impl PartialEq for SharedTables {
 
 impl Eq for SharedTables {}
 
+/// Loaded retrograde (win/draw/loss) phase tables shared between the options
+/// and the search threads. Two handles are equal when they hold the same
+/// loaded tables.
+#[derive(Clone, Debug)]
+pub struct SharedRetro(pub Arc<retro::RetroTables>);
+
+impl PartialEq for SharedRetro {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for SharedRetro {}
+
 impl Tables {
     /// The best of `among` (legal moves of `pos`) by the tables, with the
     /// result it keeps, when `pos` lies in the tables' phase: the quickest
