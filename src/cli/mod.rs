@@ -4,6 +4,7 @@
 
 mod lab;
 mod matches;
+mod quality;
 
 use clap::{Parser, Subcommand};
 use grasshopper_engine::{Player, SearchOptions};
@@ -52,6 +53,10 @@ pub enum Command {
     /// Compare retrograde phase tables with the alpha-beta solver on
     /// positions drawn uniformly from the solved phases.
     RetroCheck(RetroCheckArgs),
+    /// Measure how often the engine's move loses value (win -> not win,
+    /// draw -> loss) on positions of engine games that the retrograde
+    /// tables cover.
+    RetroQuality(quality::QualityArgs),
     /// Generate the endgame tables of the last phase and write them to a file.
     Tablegen {
         /// File to write.
@@ -105,6 +110,14 @@ pub struct SolveArgs {
     /// (3 x checkers to enter + checkers on the board, both players).
     #[arg(long)]
     max_level: Option<u8>,
+    /// Retrograde: solve only the phases of this level (those below must
+    /// be solved): one level of a cluster run.
+    #[arg(long)]
+    level: Option<u8>,
+    /// Retrograde: `I/K`, solve only every K-th phase from the I-th on (in
+    /// solving order): one task of an array job.
+    #[arg(long, value_parser = parse_shard)]
+    shard: Option<(usize, usize)>,
     /// Retrograde: minutes between checkpoints of the phase in progress.
     #[arg(long, default_value_t = 15.0)]
     checkpoint_mins: f64,
@@ -135,16 +148,27 @@ pub struct RetroCheckArgs {
     /// Transposition table of the alpha-beta solver, in MiB.
     #[arg(long, default_value_t = 1024)]
     hash_mb: usize,
+    /// Endgame table file (from `tablegen`) for the alpha-beta solver.
+    #[arg(long)]
+    tables: Option<PathBuf>,
 }
 
 /// Reads a number of checkers per player: 2, 4, ..., 14.
-fn parse_checkers(s: &str) -> Result<u8, String> {
+pub(crate) fn parse_checkers(s: &str) -> Result<u8, String> {
     let n: u8 = s
         .parse()
         .map_err(|_| format!("\"{s}\" is not a number of checkers: expected 2, 4, ..., 14"))?;
     Position::start(n)
         .map(|_| n)
         .ok_or_else(|| format!("{n} checkers: expected an even number from 2 to 14"))
+}
+
+/// Reads `I/K` with 1 <= I <= K.
+fn parse_shard(s: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("\"{s}\" is not a shard: expected I/K with 1 <= I <= K");
+    let (i, k) = s.split_once('/').ok_or_else(bad)?;
+    let (i, k) = (i.parse().map_err(|_| bad())?, k.parse().map_err(|_| bad())?);
+    (1 <= i && i <= k).then_some((i, k)).ok_or_else(bad)
 }
 
 /// The given position, or the start position with `checkers` per player.
@@ -206,6 +230,8 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
                 max_level: a.max_level,
                 checkpoint_every: std::time::Duration::from_secs_f64(a.checkpoint_mins * 60.0),
                 progress_every: std::time::Duration::from_secs_f64(a.progress_secs),
+                only_level: a.level,
+                shard: a.shard,
                 stop_after: a
                     .stop_after_mins
                     .map(|m| std::time::Duration::from_secs_f64(m * 60.0)),
@@ -225,6 +251,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             }
             grasshopper_solver::write_solve(&mut out, &mut solver, &pos)?;
         }
+        Command::RetroQuality(a) => quality::run(a, seed, &mut out)?,
         Command::RetroCheck(a) => {
             let r = grasshopper_solver::retro::check::check(
                 &a.retro,
@@ -233,6 +260,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
                 seed,
                 a.max_level,
                 a.hash_mb,
+                a.tables.map(grasshopper_solver::Tables::load).transpose()?,
                 &mut std::io::stderr(),
             )?;
             use std::io::Write;

@@ -39,7 +39,8 @@ impl Mix {
 
 /// Compares `samples` positions drawn uniformly from the complete units of
 /// the game of `n` checkers in `dir` (of level at most `max_level`) with the
-/// alpha-beta solver's value.
+/// alpha-beta solver's value (which may use the last-phase endgame tables,
+/// an independent generator).
 pub fn check(
     dir: &Path,
     n: u8,
@@ -47,6 +48,7 @@ pub fn check(
     seed: u64,
     max_level: Option<u8>,
     hash_mb: usize,
+    endgame: Option<crate::Tables>,
     log: &mut dyn Write,
 ) -> Result<CheckReport, RetroError> {
     let start = Instant::now();
@@ -74,6 +76,7 @@ pub fn check(
         return Ok(report);
     }
     let mut solver = Solver::new(hash_mb);
+    solver.set_tables(endgame);
     let mut rng = Mix(seed);
     let mut last = Instant::now();
     while report.samples < samples {

@@ -60,6 +60,12 @@ pub struct RetroOptions {
     pub max_level: Option<u8>,
     /// Seconds between progress lines.
     pub progress_every: Duration,
+    /// Solve only the units of this level (their successors must be on
+    /// disk): one level of a cluster run.
+    pub only_level: Option<u8>,
+    /// `(i, k)`: of the units to solve, only those whose position in the
+    /// solving order is `i - 1` modulo `k` (one task of `k`).
+    pub shard: Option<(usize, usize)>,
     /// Stop once this long has passed (at the next slice-level boundary,
     /// after writing a checkpoint): one piece of a longer run.
     pub stop_after: Option<Duration>,
@@ -73,6 +79,8 @@ impl Default for RetroOptions {
             max_level: None,
             progress_every: Duration::from_secs(30),
             stop_after: None,
+            only_level: None,
+            shard: None,
         }
     }
 }
@@ -339,9 +347,12 @@ impl<'a> Retro<'a> {
             positions: sizes.iter().sum(),
             ..Default::default()
         };
+        let o = &self.options;
         let todo: Vec<usize> = (0..all.len())
             .filter(|&i| {
-                self.options.max_level.is_none_or(|m| all[i].level() <= m)
+                o.max_level.is_none_or(|m| all[i].level() <= m)
+                    && o.only_level.is_none_or(|l| all[i].level() == l)
+                    && o.shard.is_none_or(|(s, k)| i % k == s - 1)
                     && !unit_path(&self.dir, all[i], "wdl").exists()
             })
             .collect();
@@ -584,6 +595,13 @@ impl RetroTables {
             return Some(-1);
         }
         self.store.value(pos)
+    }
+
+    /// True when the tables hold the phase of `pos` (a table answers it,
+    /// not a rule that settles it without one).
+    pub fn covers(&self, pos: &Position) -> bool {
+        !pos.is_won()
+            && matches!(index::locate(pos), Ok((key, ..)) if self.store.get(key).is_some())
     }
 
     /// The store, for evaluating positions from their children.
