@@ -148,9 +148,15 @@ pub struct RetroCheckArgs {
     /// Transposition table of the alpha-beta solver, in MiB.
     #[arg(long, default_value_t = 1024)]
     hash_mb: usize,
-    /// Endgame table file (from `tablegen`) for the alpha-beta solver.
+    /// Endgame table file (from `tablegen`) for the alpha-beta solver, or
+    /// the reference of `--against endgame`.
     #[arg(long)]
     tables: Option<PathBuf>,
+    /// The reference: `solver` (alpha-beta on sampled positions),
+    /// `endgame` (every position the endgame tables of --tables hold) or
+    /// `forward` (every position a forward solve of the start computes).
+    #[arg(long, default_value = "solver")]
+    against: String,
 }
 
 /// Reads a number of checkers per player: 2, 4, ..., 14.
@@ -253,16 +259,29 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         }
         Command::RetroQuality(a) => quality::run(a, seed, &mut out)?,
         Command::RetroCheck(a) => {
-            let r = grasshopper_solver::retro::check::check(
-                &a.retro,
-                a.checkers,
-                a.samples,
-                seed,
-                a.max_level,
-                a.hash_mb,
-                a.tables.map(grasshopper_solver::Tables::load).transpose()?,
-                &mut std::io::stderr(),
-            )?;
+            use grasshopper_solver::retro::check;
+            let tables = a.tables.map(grasshopper_solver::Tables::load).transpose()?;
+            let log = &mut std::io::stderr();
+            let r = match (a.against.as_str(), tables) {
+                ("endgame", Some(t)) => check::check_endgame(&a.retro, a.checkers, &t, log)?,
+                ("forward", _) => check::check_forward(&a.retro, a.checkers, log)?,
+                ("solver", t) => check::check(
+                    &a.retro,
+                    a.checkers,
+                    a.samples,
+                    seed,
+                    a.max_level,
+                    a.hash_mb,
+                    t,
+                    log,
+                )?,
+                _ => {
+                    eprintln!(
+                        "grasshopper: --against is solver, endgame (with --tables) or forward"
+                    );
+                    std::process::exit(2);
+                }
+            };
             use std::io::Write;
             writeln!(out, "units {}", r.units)?;
             writeln!(out, "positions {}", r.positions)?;

@@ -122,3 +122,98 @@ pub fn check(
     report.seconds = start.elapsed().as_secs_f64();
     Ok(report)
 }
+
+/// Compares every stored position of the complete units of the game of `n`
+/// checkers in `dir` that the last-phase endgame tables also hold (nothing
+/// to enter, at most their bound on the board) with those tables' value.
+pub fn check_endgame(
+    dir: &Path,
+    n: u8,
+    endgame: &crate::Tables,
+    log: &mut dyn Write,
+) -> Result<CheckReport, RetroError> {
+    let start = Instant::now();
+    let mut sink = std::io::sink();
+    let mut retro = Retro::new(n, dir, RetroOptions::default(), &mut sink);
+    let mut report = CheckReport::default();
+    for u in units(n) {
+        let covered = |k: super::HalfKey| k.tm + k.to == 0 && k.bm + k.bo <= endgame.bound();
+        if !halves_of(u).into_iter().any(covered) || !super::unit_path(dir, u, "wdl").exists() {
+            continue;
+        }
+        retro.load(u)?;
+        report.units += 1;
+        for k in halves_of(u).into_iter().filter(|&k| covered(k)) {
+            let h = retro.store.get(k).expect("loaded").clone();
+            report.positions += h.layout.size;
+            for i in 0..h.layout.size {
+                let pos = h.layout.position_at(i).expect("a position");
+                let table = retro.store.value(&pos).expect("solved");
+                let want = match endgame.probe(&pos).expect("in the endgame phase").value {
+                    Value::Win => 1,
+                    Value::Draw => 0,
+                    Value::Loss => -1,
+                };
+                if table != want {
+                    report.mismatches.push((pos, table, want));
+                }
+                report.wdl[(1 - want) as usize] += 1;
+                report.samples += 1;
+            }
+        }
+        let _ = writeln!(
+            log,
+            "check: {} positions compared, {} mismatches",
+            report.samples,
+            report.mismatches.len()
+        );
+    }
+    report.seconds = start.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+/// Solves the start of the game of `n` checkers with the forward solver
+/// (a different traversal: depth-first from the start over the positions
+/// it needs) and compares every value it computed with the tables in `dir`
+/// (all units of the game must be complete there).
+pub fn check_forward(dir: &Path, n: u8, log: &mut dyn Write) -> Result<CheckReport, RetroError> {
+    let start = Instant::now();
+    let mut f = super::forward::Forward::new(n);
+    let root = Position::start(n).expect("a game size");
+    let v = f.value(&root);
+    let _ = writeln!(
+        log,
+        "check: forward value {v}, {} positions computed",
+        f.computed
+    );
+    let mut sink = std::io::sink();
+    let mut retro = Retro::new(n, dir, RetroOptions::default(), &mut sink);
+    let mut report = CheckReport::default();
+    for u in units(n) {
+        retro.load(u)?;
+        report.units += 1;
+        for k in halves_of(u) {
+            let (a, b) = (
+                f.store.get(k).expect("allocated"),
+                retro.store.get(k).expect("loaded"),
+            );
+            report.positions += a.layout.size;
+            for i in 0..a.layout.size {
+                let fv = a.get(i);
+                if fv == 0 {
+                    continue;
+                }
+                let rv = b.get(i);
+                let signed = |c: u8| [0i8, 1, 0, -1][c as usize];
+                if fv != rv {
+                    let pos = a.layout.position_at(i).expect("a position");
+                    report.mismatches.push((pos, signed(rv), signed(fv)));
+                }
+                report.wdl[(1 - signed(fv)) as usize] += 1;
+                report.samples += 1;
+            }
+        }
+    }
+    report.seconds = start.elapsed().as_secs_f64();
+    Ok(report)
+}
