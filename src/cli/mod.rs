@@ -265,16 +265,15 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             let r = match (a.against.as_str(), tables) {
                 ("endgame", Some(t)) => check::check_endgame(&a.retro, a.checkers, &t, log)?,
                 ("forward", _) => check::check_forward(&a.retro, a.checkers, log)?,
-                ("solver", t) => check::check(
-                    &a.retro,
-                    a.checkers,
-                    a.samples,
-                    seed,
-                    a.max_level,
-                    a.hash_mb,
-                    t,
-                    log,
-                )?,
+                ("solver", t) => {
+                    let sampling = check::Sampling {
+                        samples: a.samples,
+                        seed,
+                        max_level: a.max_level,
+                        hash_mb: a.hash_mb,
+                    };
+                    check::check(&a.retro, a.checkers, &sampling, t, log)?
+                }
                 _ => {
                     eprintln!(
                         "grasshopper: --against is solver, endgame (with --tables) or forward"

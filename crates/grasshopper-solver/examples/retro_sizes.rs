@@ -7,12 +7,14 @@ fn main() {
         .unwrap_or(6);
     let mut by_level = std::collections::BTreeMap::new();
     for u in units(n) {
-        *by_level.entry(u.level()).or_insert(0u64) += unit_size(u);
+        let e = by_level.entry(u.level()).or_insert((0u64, 0u32));
+        e.0 += unit_size(u);
+        e.1 += 1;
     }
     let mut cum = 0;
-    for (l, s) in &by_level {
+    for (l, (s, k)) in &by_level {
         cum += s;
-        println!("level {l:2}: {s:>14} positions, cumulative {cum:>14}");
+        println!("level {l:2}: {k:3} units {s:>14} positions, cumulative {cum:>14}");
     }
     let mut v: Vec<_> = units(n).into_iter().map(|u| (unit_size(u), u)).collect();
     let total: u64 = v.iter().map(|x| x.0).sum();

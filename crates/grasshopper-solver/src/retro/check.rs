@@ -37,20 +37,35 @@ impl Mix {
     }
 }
 
-/// Compares `samples` positions drawn uniformly from the complete units of
-/// the game of `n` checkers in `dir` (of level at most `max_level`) with the
-/// alpha-beta solver's value (which may use the last-phase endgame tables,
-/// an independent generator).
+/// What [`check`] samples and how it solves.
+#[derive(Clone, Debug)]
+pub struct Sampling {
+    /// Positions to compare.
+    pub samples: u64,
+    /// Seed of the sample.
+    pub seed: u64,
+    /// Sample only units of at most this level.
+    pub max_level: Option<u8>,
+    /// The alpha-beta solver's table, in MiB.
+    pub hash_mb: usize,
+}
+
+/// Compares positions drawn uniformly from the complete units of the game of
+/// `n` checkers in `dir` with the alpha-beta solver's value (which may use
+/// the last-phase endgame tables, an independent generator).
 pub fn check(
     dir: &Path,
     n: u8,
-    samples: u64,
-    seed: u64,
-    max_level: Option<u8>,
-    hash_mb: usize,
+    sampling: &Sampling,
     endgame: Option<crate::Tables>,
     log: &mut dyn Write,
 ) -> Result<CheckReport, RetroError> {
+    let Sampling {
+        samples,
+        seed,
+        max_level,
+        hash_mb,
+    } = *sampling;
     let start = Instant::now();
     let mut sink = std::io::sink();
     let mut retro = Retro::new(n, dir, RetroOptions::default(), &mut sink);
@@ -115,7 +130,7 @@ pub fn check(
             );
         }
         // Keep the solver's table from filling with one region only.
-        if report.samples % 200_000 == 0 {
+        if report.samples.is_multiple_of(200_000) {
             solver.clear();
         }
     }

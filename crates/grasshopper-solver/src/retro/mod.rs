@@ -260,7 +260,7 @@ fn sweep(
             while finished.load(Ordering::Relaxed) < threads.max(1) {
                 std::thread::sleep(Duration::from_millis(5));
                 polls += 1;
-                if polls % 40 == 0 {
+                if polls.is_multiple_of(40) {
                     tick(level);
                 }
             }
