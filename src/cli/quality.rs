@@ -35,6 +35,12 @@ pub struct QualityArgs {
     /// Nodes per move of the engine in the games that supply the positions.
     #[arg(long, default_value_t = 3000)]
     game_nodes: u64,
+    /// Random first plies of each game: 2 to this many.
+    #[arg(long, default_value_t = 9)]
+    random_plies: u64,
+    /// Stop collecting after this many games, with fewer positions if so.
+    #[arg(long)]
+    max_games: Option<u64>,
     /// Positions measured at once (one search thread each).
     #[arg(long, default_value_t = 1)]
     workers: usize,
@@ -73,6 +79,7 @@ fn kept(tables: &RetroTables, pos: &Position, m: Move) -> i8 {
 }
 
 /// Positions the tables cover from engine games (random first plies).
+/// Games are counted in `u64`.
 fn positions(
     tables: &RetroTables,
     a: &QualityArgs,
@@ -87,12 +94,12 @@ fn positions(
     };
     let mut seen = HashSet::new();
     let mut out = Vec::new();
-    let mut games = 0;
-    while out.len() < a.positions {
+    let mut games = 0u64;
+    while out.len() < a.positions && a.max_games.is_none_or(|g| games < g) {
         games += 1;
         s.clear();
         let mut p = Position::start(a.checkers).expect("checked");
-        let random = 2 + rng.below(8);
+        let random = 2 + rng.below(a.random_plies.max(2) - 1);
         let mut ply = 0;
         while !p.is_game_over() {
             let moves = p.legal_moves();

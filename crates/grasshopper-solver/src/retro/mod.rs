@@ -42,7 +42,7 @@ use index::SliceCursor;
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -182,91 +182,173 @@ struct Progress {
     done: AtomicU64,
 }
 
+/// Where a sweep stands: the slice level in progress and the first work
+/// item of that level not known to be complete (all before it are).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Resume {
+    pub level: u8,
+    pub item: u64,
+}
+
+impl Resume {
+    /// The "next level" field of a checkpoint file: level in the low 8 bits,
+    /// first work item above.
+    fn encode(self) -> u64 {
+        self.level as u64 | self.item << 8
+    }
+
+    fn decode(x: u64) -> Resume {
+        Resume {
+            level: (x & 0xFF) as u8,
+            item: x >> 8,
+        }
+    }
+}
+
+/// What the sweep asks its caller between work items.
+enum Pause {
+    /// Go on.
+    Continue,
+    /// Write a checkpoint (the workers go on meanwhile).
+    Checkpoint,
+    /// Write a checkpoint and stop.
+    Stop,
+}
+
+/// The work items of one slice level: (half, slice, first, end) ranges.
+fn items_of(halves: &[Arc<Half>], level: u8) -> Vec<(usize, usize, u64, u64)> {
+    const CHUNK: u64 = 1 << 16;
+    let mut items = Vec::new();
+    for (hi, h) in halves.iter().enumerate() {
+        for (si, s) in h.layout.slices.iter().enumerate() {
+            if s.level == level {
+                let mut a = 0;
+                while a < s.size {
+                    let b = (a + CHUNK).min(s.size);
+                    items.push((hi, si, a, b));
+                    a = b;
+                }
+            }
+        }
+    }
+    items
+}
+
+/// Evaluates the positions of one work item and stores their values.
+fn solve_item(store: &Store, halves: &[Arc<Half>], item: (usize, usize, u64, u64)) {
+    let (hi, si, a, b) = item;
+    let half = &halves[hi];
+    let slice = &half.layout.slices[si];
+    let key = half.layout.key;
+    let mut cur = SliceCursor::new(slice, a);
+    let (mut word, mut acc) = (u64::MAX, 0u64);
+    for j in a..b {
+        let (lone, wall) = cur.masks();
+        let pos = key
+            .position(lone, wall)
+            .expect("every index names a position");
+        let code = match evaluate(store, &pos) {
+            1 => 1u64,
+            0 => 2,
+            _ => 3,
+        };
+        let i = slice.offset + j;
+        if i / 32 != word {
+            if acc != 0 {
+                half.data[word as usize].fetch_or(acc, Ordering::Relaxed);
+            }
+            word = i / 32;
+            acc = 0;
+        }
+        acc |= code << (2 * (i % 32));
+        cur.advance();
+    }
+    if acc != 0 {
+        half.data[word as usize].fetch_or(acc, Ordering::Relaxed);
+    }
+}
+
 /// Solves the halves of one unit (already inserted in `store`, with every
-/// successor unit) from slice level `from` down to 0, calling `after_level`
-/// with each finished level.
+/// successor unit) from `from` down to slice level 0. Every 5 ms the main
+/// thread asks `pause` (with the current level) whether to checkpoint or
+/// stop; a checkpoint is written by `checkpoint` while the workers go on:
+/// the items before the resume point are complete, and items after it that
+/// are written already hold their final values (recomputing them on resume
+/// stores the same bits again). Returns true when stopped.
 fn sweep(
     store: &Store,
     halves: &[Arc<Half>],
-    from: u8,
+    from: Resume,
     threads: usize,
     progress: &Progress,
-    mut after_level: impl FnMut(u8) -> Result<bool, RetroError>,
-    mut tick: impl FnMut(u8),
+    mut pause: impl FnMut(u8) -> Pause,
+    mut checkpoint: impl FnMut(Resume) -> Result<(), RetroError>,
 ) -> Result<bool, RetroError> {
-    const CHUNK: u64 = 1 << 16;
-    for level in (0..=from).rev() {
-        let mut items = Vec::new();
-        for (hi, h) in halves.iter().enumerate() {
-            for (si, s) in h.layout.slices.iter().enumerate() {
-                if s.level == level {
-                    let mut a = 0;
-                    while a < s.size {
-                        let b = (a + CHUNK).min(s.size);
-                        items.push((hi, si, a, b));
-                        a = b;
-                    }
-                }
-            }
-        }
-        if items.is_empty() {
+    let threads = threads.max(1);
+    for level in (0..=from.level).rev() {
+        let items = items_of(halves, level);
+        let first = if level == from.level {
+            from.item as usize
+        } else {
+            0
+        };
+        if first >= items.len() {
             continue;
         }
-        let next = AtomicUsize::new(0);
+        let next = AtomicUsize::new(first);
+        let done: Vec<AtomicBool> = (0..items.len()).map(|_| AtomicBool::new(false)).collect();
+        let stop = AtomicBool::new(false);
         let finished = AtomicUsize::new(0);
+        let mut result = Ok(false);
         std::thread::scope(|scope| {
-            for _ in 0..threads.max(1) {
+            for _ in 0..threads {
                 scope.spawn(|| {
-                    loop {
+                    while !stop.load(Ordering::Relaxed) {
                         let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(&(hi, si, a, b)) = items.get(i) else {
+                        let Some(&item) = items.get(i) else {
                             break;
                         };
-                        let half = &halves[hi];
-                        let slice = &half.layout.slices[si];
-                        let key = half.layout.key;
-                        let mut cur = SliceCursor::new(slice, a);
-                        let (mut word, mut acc) = (u64::MAX, 0u64);
-                        for j in a..b {
-                            let (lone, wall) = cur.masks();
-                            let pos = key
-                                .position(lone, wall)
-                                .expect("every index names a position");
-                            let code = match evaluate(store, &pos) {
-                                1 => 1u64,
-                                0 => 2,
-                                _ => 3,
-                            };
-                            let i = slice.offset + j;
-                            if i / 32 != word {
-                                if acc != 0 {
-                                    half.data[word as usize].fetch_or(acc, Ordering::Relaxed);
-                                }
-                                word = i / 32;
-                                acc = 0;
-                            }
-                            acc |= code << (2 * (i % 32));
-                            cur.advance();
-                        }
-                        if acc != 0 {
-                            half.data[word as usize].fetch_or(acc, Ordering::Relaxed);
-                        }
-                        progress.done.fetch_add(b - a, Ordering::Relaxed);
+                        solve_item(store, halves, item);
+                        done[i].store(true, Ordering::Release);
+                        progress.done.fetch_add(item.3 - item.2, Ordering::Relaxed);
                     }
-                    finished.fetch_add(1, Ordering::Relaxed);
+                    finished.fetch_add(1, Ordering::Release);
                 });
             }
-            let mut polls = 0u32;
-            while finished.load(Ordering::Relaxed) < threads.max(1) {
+            let mut mark = first;
+            let watermark = |mark: &mut usize| {
+                while *mark < items.len() && done[*mark].load(Ordering::Acquire) {
+                    *mark += 1;
+                }
+                Resume {
+                    level,
+                    item: *mark as u64,
+                }
+            };
+            while finished.load(Ordering::Acquire) < threads {
                 std::thread::sleep(Duration::from_millis(5));
-                polls += 1;
-                if polls.is_multiple_of(40) {
-                    tick(level);
+                match pause(level) {
+                    Pause::Continue => {}
+                    Pause::Checkpoint => {
+                        if let Err(e) = checkpoint(watermark(&mut mark)) {
+                            result = Err(e);
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                    }
+                    Pause::Stop => {
+                        stop.store(true, Ordering::Relaxed);
+                        while finished.load(Ordering::Acquire) < threads {
+                            std::thread::sleep(Duration::from_millis(5));
+                        }
+                        let at = watermark(&mut mark);
+                        result = checkpoint(at).map(|()| true);
+                    }
                 }
             }
         });
-        if after_level(level)? {
-            return Ok(true);
+        match result {
+            Ok(false) => {}
+            other => return other,
         }
     }
     Ok(false)
@@ -387,8 +469,9 @@ impl<'a> Retro<'a> {
             let ckpt = unit_path(&self.dir, unit, "ckpt");
             let (halves, from) = if ckpt.exists() {
                 let (h, next) = store::read_unit(&ckpt, unit)?;
-                let _ = writeln!(self.log, "retro: resuming {ckpt:?} at slice level {next}");
-                (h, next as u8)
+                let from = Resume::decode(next);
+                let _ = writeln!(self.log, "retro: resuming {ckpt:?} at {from:?}");
+                (h, from)
             } else {
                 let h: Vec<Half> = halves_of(unit).into_iter().map(Half::empty).collect();
                 let top = h
@@ -396,16 +479,27 @@ impl<'a> Retro<'a> {
                     .flat_map(|h| h.layout.slices.iter().map(|s| s.level))
                     .max()
                     .unwrap_or(0);
-                (h, top)
+                (
+                    h,
+                    Resume {
+                        level: top,
+                        item: 0,
+                    },
+                )
             };
+            let halves: Vec<Arc<Half>> = halves.into_iter().map(Arc::new).collect();
             // Positions already done at the checkpoint count as done.
             let resumed: u64 = halves
                 .iter()
                 .flat_map(|h| h.layout.slices.iter())
-                .filter(|s| s.level > from)
+                .filter(|s| s.level > from.level)
                 .map(|s| s.size)
-                .sum();
-            let halves: Vec<Arc<Half>> = halves.into_iter().map(Arc::new).collect();
+                .sum::<u64>()
+                + items_of(&halves, from.level)
+                    .iter()
+                    .take(from.item as usize)
+                    .map(|it| it.3 - it.2)
+                    .sum::<u64>();
             for h in &halves {
                 self.store.insert(h.clone());
             }
@@ -425,26 +519,17 @@ impl<'a> Retro<'a> {
             let mut last_line = Instant::now();
             let every = self.options.checkpoint_every;
             let progress_every = self.options.progress_every;
+            let stop_after = self.options.stop_after;
             let log = &mut *self.log;
             let refs: Vec<&Half> = halves.iter().map(|h| h.as_ref()).collect();
-            let dir_ckpt = ckpt.clone();
             let unit_positions = sizes[i];
-            let stop_after = self.options.stop_after;
+            let mut stopping = false;
             let interrupted = sweep(
                 &self.store,
                 &halves,
                 from,
                 self.options.threads,
                 &progress,
-                |level| {
-                    let stop = stop_after.is_some_and(|d| start.elapsed() >= d);
-                    if level > 0 && (stop || last_ckpt.elapsed() >= every) {
-                        store::write_unit(&dir_ckpt, &refs, level as u64 - 1)?;
-                        last_ckpt = Instant::now();
-                        return Ok(stop);
-                    }
-                    Ok(false)
-                },
                 |level| {
                     if last_line.elapsed() >= progress_every {
                         last_line = Instant::now();
@@ -465,6 +550,27 @@ impl<'a> Retro<'a> {
                             fmt_secs(left as f64 / rate),
                         );
                     }
+                    if stopping {
+                        Pause::Continue
+                    } else if stop_after.is_some_and(|d| start.elapsed() >= d) {
+                        stopping = true;
+                        Pause::Stop
+                    } else if last_ckpt.elapsed() >= every {
+                        last_ckpt = Instant::now();
+                        Pause::Checkpoint
+                    } else {
+                        Pause::Continue
+                    }
+                },
+                |at| {
+                    let t = Instant::now();
+                    store::write_unit(&ckpt, &refs, at.encode())?;
+                    let _ = writeln!(
+                        std::io::stderr(),
+                        "retro: checkpoint at {at:?} written in {:.1} s",
+                        t.elapsed().as_secs_f64()
+                    );
+                    Ok(())
                 },
             )?;
             if interrupted {

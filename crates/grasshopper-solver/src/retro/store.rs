@@ -13,12 +13,16 @@
 //! | 8 | magic `GHRWDL\0\0` |
 //! | 4 | version, `1` |
 //! | 4 | halves `h` (1 or 2) |
-//! | 8 | next level to compute (`u64::MAX` when complete) |
+//! | 8 | where to resume: slice level in the low 8 bits, first work item of that level above (`u64::MAX` when complete) |
 //! | 16 per half | its key (`tm bm to bo r`, 3 zero bytes), its positions |
 //! | 8 | checksum of the data words |
 //! | 8 per word | the halves' data, 32 positions a word, 2 bits each |
 //!
 //! Entry codes: 0 not computed, 1 win, 2 draw, 3 loss (for the side to move).
+//! A checkpoint is written while the workers go on: the work items before
+//! the resume point are complete, later ones may be partly written (with
+//! their final values; resuming computes them again and stores the same
+//! bits).
 
 use super::index::{locate, HalfKey, Layout, HALF_IDS};
 use grasshopper_rules::Position;
@@ -144,17 +148,32 @@ pub fn unit_path(dir: &Path, unit: HalfKey, ext: &str) -> PathBuf {
     ))
 }
 
-fn checksum(words: impl Iterator<Item = u64>) -> u64 {
-    let mut h = 0x243F_6A88_85A3_08D3u64;
-    for w in words {
-        h = (h.rotate_left(23) ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+/// A running checksum of data words.
+struct Checksum(u64);
+
+impl Checksum {
+    fn new() -> Checksum {
+        Checksum(0x243F_6A88_85A3_08D3)
     }
-    h
+
+    #[inline(always)]
+    fn add(&mut self, w: u64) {
+        self.0 = (self.0.rotate_left(23) ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+fn checksum(words: impl Iterator<Item = u64>) -> u64 {
+    let mut c = Checksum::new();
+    words.for_each(|w| c.add(w));
+    c.0
 }
 
 /// Writes a unit's halves to `path` (through a temporary file renamed into
-/// place, so a killed write leaves the old file).
+/// place, so a killed write leaves the old file). The data may change while
+/// it is written (a checkpoint of a running sweep): the checksum is that of
+/// the words as written.
 pub fn write_unit(path: &Path, halves: &[&Half], next_level: u64) -> Result<(), RetroError> {
+    use std::io::{Seek, SeekFrom};
     let io = |e| RetroError::Io(path.to_path_buf(), e);
     let tmp = path.with_extension("tmp");
     let f = std::fs::File::create(&tmp).map_err(io)?;
@@ -169,20 +188,20 @@ pub fn write_unit(path: &Path, halves: &[&Half], next_level: u64) -> Result<(), 
         head.extend_from_slice(&[k.tm, k.bm, k.to, k.bo, k.r, 0, 0, 0]);
         head.extend_from_slice(&h.layout.size.to_le_bytes());
     }
-    let sum = checksum(
-        halves
-            .iter()
-            .flat_map(|h| h.data.iter().map(|x| x.load(Ordering::Relaxed))),
-    );
-    head.extend_from_slice(&sum.to_le_bytes());
+    let sum_at = head.len() as u64;
+    head.extend_from_slice(&0u64.to_le_bytes());
     w.write_all(&head).map_err(io)?;
+    let mut sum = Checksum::new();
     for h in halves {
         for x in h.data.iter() {
-            w.write_all(&x.load(Ordering::Relaxed).to_le_bytes())
-                .map_err(io)?;
+            let v = x.load(Ordering::Relaxed);
+            sum.add(v);
+            w.write_all(&v.to_le_bytes()).map_err(io)?;
         }
     }
-    let f = w.into_inner().map_err(|e| io(e.into_error()))?;
+    let mut f = w.into_inner().map_err(|e| io(e.into_error()))?;
+    f.seek(SeekFrom::Start(sum_at)).map_err(io)?;
+    f.write_all(&sum.0.to_le_bytes()).map_err(io)?;
     f.sync_all().map_err(io)?;
     std::fs::rename(&tmp, path).map_err(io)?;
     Ok(())
