@@ -562,12 +562,19 @@ mod tests {
         // All boards with one lone checker each and nothing else: 24 * 23
         // ordered pairs of points, no decided slices with r = 0.
         let key = HalfKey {
-            tm: 1,
+            tm: 3,
             bm: 1,
-            to: 1,
+            to: 3,
             bo: 1,
             r: 0,
         };
         assert_eq!(Layout::new(key).size, 24 * 23);
+        // With two checkers left each nobody can win: no table.
+        let none = HalfKey {
+            tm: 1,
+            to: 1,
+            ..key
+        };
+        assert_eq!(Layout::new(none).size, 0);
     }
 }
