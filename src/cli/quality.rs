@@ -114,7 +114,7 @@ fn positions(
             p.play_unchecked(m);
             ply += 1;
         }
-        if games % 200 == 0 {
+        if games.is_multiple_of(200) {
             let _ = writeln!(log, "quality: {games} games, {} positions", out.len());
         }
     }
