@@ -7,6 +7,8 @@ mod compliance;
 mod daemon;
 mod lab;
 mod matches;
+mod quality;
+mod retro;
 mod serve;
 
 use clap::{Parser, Subcommand};
@@ -63,6 +65,13 @@ pub enum Command {
     /// Serve a board for people in the browser (see README): a local web
     /// server that referees every move and plays the engine as a protocol client.
     Serve(serve::ServeArgs),
+    /// Compare retrograde phase tables with the alpha-beta solver on
+    /// positions drawn uniformly from the solved phases.
+    RetroCheck(retro::RetroCheckArgs),
+    /// Measure how often the engine's move loses value (win -> not win,
+    /// draw -> loss) on positions of engine games that the retrograde
+    /// tables cover.
+    RetroQuality(quality::QualityArgs),
     /// Generate the endgame tables of the last phase and write them to a file.
     Tablegen {
         /// File to write.
@@ -105,16 +114,53 @@ pub struct SolveArgs {
     /// Endgame table file to use during the solve (from `tablegen`).
     #[arg(long)]
     tables: Option<PathBuf>,
+    /// Solve by retrograde analysis instead, every phase of the game, with
+    /// the phase tables in this directory (a killed run resumes from it).
+    #[arg(long, value_name = "DIR")]
+    retro: Option<PathBuf>,
+    /// Retrograde: worker threads (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Retrograde: solve only the phases of at most this level
+    /// (3 x checkers to enter + checkers on the board, both players).
+    #[arg(long)]
+    max_level: Option<u8>,
+    /// Retrograde: solve only the phases of this level (those below must
+    /// be solved): one level of a cluster run.
+    #[arg(long)]
+    level: Option<u8>,
+    /// Retrograde: `I/K`, solve only every K-th phase from the I-th on (in
+    /// solving order): one task of an array job.
+    #[arg(long, value_parser = parse_shard)]
+    shard: Option<(usize, usize)>,
+    /// Retrograde: minutes between checkpoints of the phase in progress.
+    #[arg(long, default_value_t = 15.0)]
+    checkpoint_mins: f64,
+    /// Retrograde: stop after this many minutes (at a checkpoint), to run
+    /// the solve in pieces; the next run resumes.
+    #[arg(long)]
+    stop_after_mins: Option<f64>,
+    /// Retrograde: seconds between progress lines (on stderr).
+    #[arg(long, default_value_t = 30.0)]
+    progress_secs: f64,
 }
 
 /// Reads a number of checkers per player: 2, 4, ..., 14.
-fn parse_checkers(s: &str) -> Result<u8, String> {
+pub(crate) fn parse_checkers(s: &str) -> Result<u8, String> {
     let n: u8 = s
         .parse()
         .map_err(|_| format!("\"{s}\" is not a number of checkers: expected 2, 4, ..., 14"))?;
     Position::start(n)
         .map(|_| n)
         .ok_or_else(|| format!("{n} checkers: expected an even number from 2 to 14"))
+}
+
+/// Reads `I/K` with 1 <= I <= K.
+fn parse_shard(s: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("\"{s}\" is not a shard: expected I/K with 1 <= I <= K");
+    let (i, k) = s.split_once('/').ok_or_else(bad)?;
+    let (i, k) = (i.parse().map_err(|_| bad())?, k.parse().map_err(|_| bad())?);
+    (1 <= i && i <= k).then_some((i, k)).ok_or_else(bad)
 }
 
 /// The given position, or the start position with `checkers` per player.
@@ -140,6 +186,9 @@ pub enum CliError {
     /// Bad input to a command (exit code 2).
     #[error("{0}")]
     Usage(String),
+    /// Reading or writing retrograde phase tables failed.
+    #[error("{0}")]
+    Retro(#[from] grasshopper_solver::retro::RetroError),
     /// A weights file that cannot be read.
     #[error("bad weights file {path}: {error}")]
     Weights {
@@ -171,6 +220,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             0 => {}
             failed => return Err(CliError::Compliance(failed)),
         },
+        Command::Solve(a) if a.retro.is_some() => retro::solve(a, &mut out)?,
         Command::Solve(a) => {
             let pos = position_or_start(a.fen, a.checkers);
             let mut solver = grasshopper_solver::Solver::new(a.hash_mb);
@@ -183,6 +233,8 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             backgammon::run(command, &mut out)?.map_err(CliError::Usage)?
         }
         Command::Serve(args) => serve::run(args)?,
+        Command::RetroQuality(a) => quality::run(a, seed, &mut out)?,
+        Command::RetroCheck(a) => retro::check(a, seed, &mut out)?,
         Command::Tablegen {
             out: file,
             max_checkers,

@@ -79,3 +79,39 @@ fn tablegen_writes_a_table_that_solve_can_use() {
     assert!(err.contains("not an endgame table"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn solve_retro_solves_phases_in_pieces_and_reports_what_is_known() {
+    let dir = std::env::temp_dir().join(format!("solver_cli_retro_{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    // Given the 4-checker game solved by retrograde analysis up to level 4
+    let (ok, out, err) = run(&[
+        "solve",
+        "--checkers",
+        "4",
+        "--retro",
+        d,
+        "--max-level",
+        "4",
+        "--threads",
+        "2",
+    ]);
+    assert!(ok, "{err}");
+    // Then the start's value is not known yet, one unit of 39 is done
+    assert_eq!(field(&out, "value"), "unknown");
+    assert_eq!(field(&out, "method"), "retrograde");
+    assert_eq!(field(&out, "units"), "1/39");
+    assert_eq!(field(&out, "computed"), "143130");
+    assert!(err.contains("retro: N=4 units 39"), "{err}");
+    for key in ["time", "cpu", "peak_rss_mib", "disk_bytes"] {
+        assert!(!field(&out, key).is_empty());
+    }
+    // and a position of that phase is answered from the table.
+    let fen = "....../....../.w.b../.w.b.. w 0 0 1-1 w1";
+    let (ok, out, err) = run(&["solve", "--fen", fen, "--retro", d, "--max-level", "4"]);
+    assert!(ok, "{err}");
+    assert_eq!(field(&out, "computed"), "0");
+    assert_eq!(field(&out, "value"), "win");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

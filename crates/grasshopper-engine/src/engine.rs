@@ -20,6 +20,10 @@ pub(crate) const MATE: i32 = 30_000;
 pub(crate) const MATE_BOUND: i32 = MATE - 1000;
 pub(crate) const INF: i32 = 31_000;
 pub(crate) const MAX_PLY: usize = 256;
+/// A win proved by the retrograde tables, which know no distance: below
+/// every mate score, above every evaluation (less the ply, so that a win
+/// found sooner is preferred).
+pub(crate) const TABLE_WIN: i32 = MATE_BOUND - MAX_PLY as i32 - 1;
 
 /// Converts a value relative to the root into one relative to the node at
 /// `ply` (mate distances counted from the node), for storing.
@@ -48,6 +52,10 @@ fn value_from_tt(v: i32, ply: usize) -> i32 {
 /// State shared by all threads of one search.
 pub(crate) struct Shared<'a> {
     pub tt: &'a Tt,
+    /// Endgame tables of the last phase (exact distances), if loaded.
+    pub endgame: Option<&'a grasshopper_solver::Tables>,
+    /// Retrograde win/draw/loss tables, if loaded.
+    pub retro: Option<&'a grasshopper_solver::retro::RetroTables>,
     /// Set by the main thread to end every thread.
     pub stop: AtomicBool,
     /// Nodes of each thread, published every few thousand nodes.
@@ -215,6 +223,25 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// The exact value of `pos` from the loaded tables, when they cover it:
+    /// a mate score from the endgame tables, [`TABLE_WIN`] (less the ply),
+    /// 0 or its negation from the retrograde ones.
+    #[inline(always)]
+    fn table_value(&self, pos: &Position, ply: usize) -> Option<i32> {
+        if let Some(t) = self.shared.endgame {
+            if let Some(s) = t.probe(pos) {
+                let d = ply as i32 + s.plies.unwrap_or(0) as i32;
+                return Some(match s.value {
+                    grasshopper_solver::Value::Win => MATE - d,
+                    grasshopper_solver::Value::Loss => -(MATE - d),
+                    grasshopper_solver::Value::Draw => 0,
+                });
+            }
+        }
+        let v = self.shared.retro?.probe(pos)?;
+        Some(v as i32 * (TABLE_WIN - ply as i32))
+    }
+
     /// Negamax alpha-beta. Returns the value and whether it is proven.
     pub fn search(
         &mut self,
@@ -236,6 +263,9 @@ impl<'a> Worker<'a> {
             self.seldepth = ply;
         }
         if let Some(v) = Self::decided(pos, ply) {
+            return (v, true);
+        }
+        if let Some(v) = self.table_value(pos, ply) {
             return (v, true);
         }
         let mut moves = pos.legal_moves();

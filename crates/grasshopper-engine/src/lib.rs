@@ -73,9 +73,13 @@ pub struct SearchOptions {
     pub player: Player,
     /// Seed of the random player (`None`: seeded from the clock).
     pub seed: Option<u64>,
-    /// Endgame tables (`TablePath`): at a root in their phase the engine
-    /// plays the tables' move and reports the proved result.
+    /// Endgame tables (`TablePath` naming a file): at a root in their phase
+    /// the engine plays the tables' move and reports the proved result;
+    /// inside the search they answer every node of their phase.
     pub tables: Option<grasshopper_solver::SharedTables>,
+    /// Retrograde win/draw/loss phase tables (`TablePath` naming a
+    /// directory): probed at every node of the search that they cover.
+    pub retro: Option<grasshopper_solver::SharedRetro>,
     /// Evaluation weights: [`eval::WEIGHTS`] unless an experiment (a
     /// `selfplay` match between weight sets) sets others.
     pub weights: [i32; eval::N_FEATURES],
@@ -142,6 +146,7 @@ impl Default for SearchOptions {
             player: Player::Engine,
             seed: None,
             tables: None,
+            retro: None,
             weights: eval::WEIGHTS,
         }
     }
@@ -455,6 +460,8 @@ impl Searcher {
         });
         let shared = Shared {
             tt: &self.tt,
+            endgame: self.options.tables.as_ref().map(|t| t.0.as_ref()),
+            retro: self.options.retro.as_ref().map(|t| t.0.as_ref()),
             stop: AtomicBool::new(false),
             nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
         };

@@ -278,3 +278,70 @@ fn a_ponder_search_waits_for_ponderhit_then_plays_a_legal_move() {
     });
     assert!(pos.legal_moves().contains(result.best.unwrap()));
 }
+
+#[test]
+fn retrograde_tables_answer_inside_the_search_and_keep_the_value() {
+    use grasshopper_solver::retro::{Retro, RetroOptions, RetroTables};
+    use grasshopper_solver::SharedRetro;
+    use std::sync::Arc;
+    // Given the 4-checker game's phases of level <= 6, solved
+    let dir = std::env::temp_dir().join(format!("engine_retro_{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let options = RetroOptions {
+        threads: 2,
+        max_level: Some(6),
+        ..Default::default()
+    };
+    Retro::new(4, &dir, options, &mut std::io::sink())
+        .run()
+        .unwrap();
+    let tables = Arc::new(RetroTables::open(&dir, None).unwrap());
+    let with = SearchOptions {
+        retro: Some(SharedRetro(tables.clone())),
+        ..small()
+    };
+    // When the engine searches late positions of random games one ply deep
+    let mut checked = 0;
+    for pos in [3, 5, 7]
+        .into_iter()
+        .flat_map(|k| late_positions(4, k, 800, 0x7AB + k as u64))
+    {
+        let Some(v) = tables.probe(&pos) else {
+            continue;
+        };
+        if pos.legal_moves().len() < 2 || pos.decided().is_some() {
+            continue;
+        }
+        let limits = Limits {
+            depth: Some(1),
+            ..Default::default()
+        };
+        let (best, reports) = search(&pos, &limits, with.clone());
+        // Then its move keeps the tables' value (the children were probed),
+        let child = pos.play(best.unwrap()).unwrap();
+        let kept = if child.is_won() {
+            1
+        } else {
+            -tables.probe(&child).unwrap()
+        };
+        assert_eq!(kept, v, "{pos}: {}", best.unwrap());
+        // and the score says what the value is.
+        let last = reports.last().unwrap().score;
+        match v {
+            0 => assert_eq!(last, Score::Draw, "{pos}"),
+            1 => assert!(
+                matches!(last, Score::Cp(c) if c > 20_000)
+                    || matches!(last, Score::Mate(n) if n > 0),
+                "{pos} {last:?}"
+            ),
+            _ => assert!(
+                matches!(last, Score::Cp(c) if c < -20_000)
+                    || matches!(last, Score::Mate(n) if n < 0),
+                "{pos} {last:?}"
+            ),
+        }
+        checked += 1;
+    }
+    assert!(checked > 50, "{checked}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

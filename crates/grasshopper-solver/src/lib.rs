@@ -23,12 +23,15 @@
 //! memoised minimax. See [`tables`](Tables) for the endgame tables.
 
 mod report;
+pub mod retro;
 mod search;
 mod tables;
 mod tt;
 mod value;
 
-pub use report::{peak_rss_kib, write_solve, write_tablegen, SolveReport};
+pub use report::{
+    cpu_seconds, peak_rss_kib, write_retro, write_solve, write_tablegen, SolveReport,
+};
 pub use search::Counts;
 pub use tables::{TableError, Tables, MAX_BOUND};
 pub use value::{ParseValueError, Solution, Value};
@@ -53,6 +56,20 @@ impl PartialEq for SharedTables {
 }
 
 impl Eq for SharedTables {}
+
+/// Loaded retrograde (win/draw/loss) phase tables shared between the options
+/// and the search threads. Two handles are equal when they hold the same
+/// loaded tables.
+#[derive(Clone, Debug)]
+pub struct SharedRetro(pub Arc<retro::RetroTables>);
+
+impl PartialEq for SharedRetro {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for SharedRetro {}
 
 impl Tables {
     /// The best of `among` (legal moves of `pos`) by the tables, with the

@@ -88,3 +88,66 @@ pub fn write_tablegen(out: &mut impl Write, bound: u8, path: &Path) -> Result<()
     writeln!(out, "time {:.3}", start.elapsed().as_secs_f64())?;
     Ok(())
 }
+
+/// CPU time (user + system) of this process so far, in seconds, where the
+/// system reports it (Linux, 100 ticks a second).
+pub fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (which may hold spaces) in parentheses.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
+
+/// Solves the game of `pos.checkers()` by retrograde analysis in `dir`
+/// (resuming what is there), then reports `pos`'s value and the costs:
+/// `position`, `value` (`unknown` when its phase is beyond `max_level`),
+/// `method`, `units`, `positions`, `computed`, `wins`/`draws`/`losses` of
+/// the units solved by this run, `time`, `cpu`, `peak_rss_mib`, `disk_bytes`.
+pub fn write_retro(
+    out: &mut impl Write,
+    pos: &Position,
+    dir: &Path,
+    options: crate::retro::RetroOptions,
+    log: &mut dyn Write,
+) -> Result<Option<i8>, crate::retro::RetroError> {
+    let start = Instant::now();
+    let cpu0 = cpu_seconds();
+    let mut retro = crate::retro::Retro::new(pos.checkers(), dir, options, log);
+    let sum = retro.run()?;
+    let value = retro.value(pos);
+    let seconds = start.elapsed().as_secs_f64();
+    let io = |e| crate::retro::RetroError::Io(dir.to_path_buf(), e);
+    let name = |v: Option<i8>| match v {
+        Some(1) => "win",
+        Some(0) => "draw",
+        Some(_) => "loss",
+        None => "unknown",
+    };
+    let mut lines = vec![
+        format!("position {pos}"),
+        format!("value {}", name(value)),
+        "method retrograde".to_string(),
+        format!("units {}/{}", sum.complete, sum.units),
+        format!("interrupted {}", sum.interrupted),
+        format!("positions {}/{}", sum.positions_complete, sum.positions),
+        format!("computed {}", sum.computed),
+        format!("wins {}", sum.wdl[0]),
+        format!("draws {}", sum.wdl[1]),
+        format!("losses {}", sum.wdl[2]),
+        format!("time {seconds:.3}"),
+    ];
+    if let (Some(a), Some(b)) = (cpu0, cpu_seconds()) {
+        lines.push(format!("cpu {:.2}", b - a));
+    }
+    lines.push(format!(
+        "peak_rss_mib {}",
+        peak_rss_kib().map_or("-".to_string(), |k| (k / 1024).to_string())
+    ));
+    lines.push(format!("disk_bytes {}", sum.disk_bytes));
+    for l in lines {
+        writeln!(out, "{l}").map_err(io)?;
+    }
+    Ok(value)
+}

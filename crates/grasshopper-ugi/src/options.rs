@@ -4,7 +4,8 @@
 
 use engine_daemon::{OptionError, OptionKind, OptionSpec, OptionTable, OptionValue};
 use grasshopper_engine::SearchOptions;
-use grasshopper_solver::{SharedTables, Tables};
+use grasshopper_solver::retro::RetroTables;
+use grasshopper_solver::{SharedRetro, SharedTables, Tables};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -19,7 +20,8 @@ pub struct EngineOptions {
     /// `Ponder`: `bestmove` names the expected reply; the engine ponders
     /// whenever it is asked to.
     pub ponder: bool,
-    /// `TablePath`: the endgame table file loaded into `search.tables`.
+    /// `TablePath`: the endgame table file loaded into `search.tables`, or
+    /// the directory of phase tables loaded into `search.retro`.
     pub table_path: Option<String>,
 }
 
@@ -108,7 +110,7 @@ pub static OPTIONS: OptionTable<EngineOptions> = OptionTable(&[
     OptionSpec {
         name: "TablePath",
         kind: OptionKind::Text {
-            expected: "an endgame table file written by `grasshopper tablegen`",
+            expected: "an endgame table file written by `grasshopper tablegen`, or a directory of phase tables written by `grasshopper solve --retro`",
         },
         get: |o| o.table_path.clone().unwrap_or_else(|| "<empty>".into()),
         set: set_table_path,
@@ -119,13 +121,22 @@ pub static OPTIONS: OptionTable<EngineOptions> = OptionTable(&[
 /// them for `<empty>`.
 fn set_table_path(o: &mut EngineOptions, v: OptionValue<'_>) -> Result<(), String> {
     match v {
+        OptionValue::Text(Some(path)) if std::path::Path::new(path).is_dir() => {
+            let tables =
+                RetroTables::open(std::path::Path::new(path), None).map_err(|e| e.to_string())?;
+            o.search.retro = Some(SharedRetro(Arc::new(tables)));
+            o.search.tables = None;
+            o.table_path = Some(path.to_string());
+        }
         OptionValue::Text(Some(path)) => {
             let tables = Tables::load(path).map_err(|e| e.to_string())?;
             o.search.tables = Some(SharedTables(Arc::new(tables)));
+            o.search.retro = None;
             o.table_path = Some(path.to_string());
         }
         _ => {
             o.search.tables = None;
+            o.search.retro = None;
             o.table_path = None;
         }
     }

@@ -2,4 +2,5 @@
 //! tables against the solver: one test binary, a module per concern.
 
 mod minimax;
+mod retro;
 mod tables;
