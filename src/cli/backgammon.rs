@@ -22,6 +22,11 @@ pub enum BackgammonCommand {
         #[arg(long)]
         position: String,
     },
+    /// Train the nets by TD(λ) self-play (checkpointed: rerun to resume),
+    /// drawing a learning curve against pubeval in DIR/curve.csv.
+    Train(super::bgnet::TrainArgs),
+    /// Play an in-process cubeless money match in mirrored pairs of games.
+    Duel(super::bgnet::DuelArgs),
 }
 
 /// Runs a `backgammon` subcommand; `Err` carries the message for stderr.
@@ -30,6 +35,8 @@ pub fn run(
     out: &mut impl Write,
 ) -> std::io::Result<Result<(), String>> {
     let report = match command {
+        BackgammonCommand::Train(a) => return Ok(super::bgnet::train(a, out)),
+        BackgammonCommand::Duel(a) => return Ok(super::bgnet::run_duel(a, out)),
         BackgammonCommand::Moves { position, dice } => {
             backgammon_rules::moves_report(&position, &dice)
         }
