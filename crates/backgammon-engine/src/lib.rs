@@ -5,13 +5,17 @@
 //! match runner.
 
 pub mod bearoff;
+pub mod bench;
+pub mod cube;
 pub mod duel;
 pub mod eval;
 pub mod features;
 pub mod net;
 pub mod player;
 pub mod pubeval;
+pub mod refine;
 pub mod rng;
+pub mod search;
 pub mod train;
 
 pub use eval::{equity, flip, Evaluator, Probs};
