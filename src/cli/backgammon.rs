@@ -22,6 +22,17 @@ pub enum BackgammonCommand {
         #[arg(long)]
         position: String,
     },
+    /// Train the nets by TD(λ) self-play (checkpointed: rerun to resume),
+    /// drawing a learning curve against pubeval in DIR/curve.csv.
+    Train(super::bgnet::TrainArgs),
+    /// Play an in-process cubeless money match in mirrored pairs of games.
+    Duel(super::bgnet::DuelArgs),
+    /// Evaluations per second on one thread and positions searched per
+    /// second at 2-ply (optionally beside GNU Backgammon's evaluation).
+    Bench(super::bgnet::BenchArgs),
+    /// Refine trained nets on their own 2-ply values (fitted value
+    /// iteration on self-play positions; checkpointed: rerun to resume).
+    Refine(super::bgnet::RefineArgs),
 }
 
 /// Runs a `backgammon` subcommand; `Err` carries the message for stderr.
@@ -30,6 +41,10 @@ pub fn run(
     out: &mut impl Write,
 ) -> std::io::Result<Result<(), String>> {
     let report = match command {
+        BackgammonCommand::Train(a) => return Ok(super::bgnet::train(a, out)),
+        BackgammonCommand::Duel(a) => return Ok(super::bgnet::run_duel(a, out)),
+        BackgammonCommand::Bench(a) => return Ok(super::bgnet::bench(a, out)),
+        BackgammonCommand::Refine(a) => return Ok(super::bgnet::refine(a, out)),
         BackgammonCommand::Moves { position, dice } => {
             backgammon_rules::moves_report(&position, &dice)
         }

@@ -8,7 +8,7 @@ use std::io::{self, BufRead, BufReader, Cursor, Read};
 /// Who chooses the moves, for either game.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum PlayerChoice {
-    /// The engine's search (backgammon: its best player, pubeval for now).
+    /// The engine's search (backgammon: the neural net with its search and cube).
     Engine,
     /// A uniformly random legal move.
     Random,
@@ -32,8 +32,9 @@ impl PlayerChoice {
     /// The backgammon player.
     pub fn backgammon(self) -> backgammon_engine::Kind {
         match self {
+            PlayerChoice::Engine => backgammon_engine::Kind::Net,
             PlayerChoice::Random => backgammon_engine::Kind::Random,
-            _ => backgammon_engine::Kind::Pubeval,
+            PlayerChoice::Greedy | PlayerChoice::Pubeval => backgammon_engine::Kind::Pubeval,
         }
     }
 }

@@ -1,27 +1,37 @@
-//! Who chooses the moves and cube actions: the baselines (a uniformly random
-//! mover, pubeval) behind one interface, so the protocol and the match
-//! runner treat every player alike. Baselines never double and always take.
+//! Who chooses the moves and cube actions: the neural net (searched to a
+//! number of plies, with cubeful cube decisions) and the baselines (a
+//! uniformly random mover, pubeval) behind one interface, so the protocol
+//! and the match runner treat every player alike. Baselines never double
+//! and always take.
 
+use crate::cube::{self, CubeDecision, CubeState, Owner};
+use crate::eval::{classify, Class, Evaluator, Probs};
 use crate::pubeval::{is_race, Pubeval};
-use backgammon_rules::{Board, Dice, Move, MoveList};
+use crate::search::{Choice, Searcher, MAX_PLY};
+use backgammon_rules::{Board, CubeOwner, Dice, MatchState, Move, MoveList, Side};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 /// The kinds of player.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Kind {
+    /// The neural evaluation trained here, with search and cube decisions.
+    #[default]
+    Net,
+    /// The move pubeval scores highest.
+    Pubeval,
     /// Uniformly random among the legal moves (one per resulting position).
     Random,
-    /// The move pubeval scores highest.
-    #[default]
-    Pubeval,
 }
 
 impl fmt::Display for Kind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
+            Kind::Net => "net",
             Kind::Random => "random",
             Kind::Pubeval => "pubeval",
         })
@@ -30,13 +40,14 @@ impl fmt::Display for Kind {
 
 /// A player name that is not known.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("bad backgammon player \"{0}\": expected random or pubeval")]
+#[error("bad backgammon player \"{0}\": expected net, pubeval or random")]
 pub struct ParseKindError(pub String);
 
 impl FromStr for Kind {
     type Err = ParseKindError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s {
+            "net" => Ok(Kind::Net),
             "random" => Ok(Kind::Random),
             "pubeval" => Ok(Kind::Pubeval),
             _ => Err(ParseKindError(s.to_string())),
@@ -44,26 +55,64 @@ impl FromStr for Kind {
     }
 }
 
-/// A player with its state: the random generator, the evaluation weights,
-/// and a move list kept between calls (it is large).
+/// The shipped nets, read once per process.
+pub fn shipped() -> &'static Evaluator {
+    static EVAL: OnceLock<Evaluator> = OnceLock::new();
+    EVAL.get_or_init(Evaluator::shipped)
+}
+
+/// How the net player searches.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct NetSettings {
+    /// Root-inclusive plies of checker play and cube decisions (1..=3).
+    pub plies: u8,
+    /// Time per decision; the search stops deepening when it is spent.
+    pub movetime: Option<Duration>,
+}
+
+impl Default for NetSettings {
+    fn default() -> Self {
+        NetSettings {
+            plies: 2,
+            movetime: None,
+        }
+    }
+}
+
+/// A player with its state: the random generator, the evaluation, and a
+/// move list kept between calls (it is large).
 pub struct Player {
     kind: Kind,
     rng: Pcg64Mcg,
     seed: Option<u64>,
     pubeval: Pubeval,
+    net: NetSettings,
+    searcher: Searcher<'static>,
     moves: Box<MoveList>,
+    last: Option<Choice>,
 }
 
 impl Player {
     /// A player of `kind`; `seed` makes a random player repeatable (else it
     /// is seeded from the OS).
     pub fn new(kind: Kind, seed: Option<u64>) -> Player {
+        Player::with_net(kind, seed, NetSettings::default())
+    }
+
+    /// A player of `kind` whose net searches as `net` says.
+    pub fn with_net(kind: Kind, seed: Option<u64>, net: NetSettings) -> Player {
         Player {
             kind,
             rng: rng_for(seed),
             seed,
             pubeval: Pubeval::published(),
+            net: NetSettings {
+                plies: net.plies.clamp(1, MAX_PLY),
+                ..net
+            },
+            searcher: Searcher::new(shipped()),
             moves: Box::default(),
+            last: None,
         }
     }
 
@@ -72,31 +121,102 @@ impl Player {
         self.kind
     }
 
+    /// The net's search settings.
+    pub fn net_settings(&self) -> NetSettings {
+        self.net
+    }
+
     /// A new game: the random generator restarts from its seed, so with a
     /// seed a game's moves depend only on the game.
     pub fn new_game(&mut self) {
         self.rng = rng_for(self.seed);
     }
 
+    /// The net's last checker-play search (chances, ply reached, work).
+    pub fn last_choice(&self) -> Option<&Choice> {
+        self.last.as_ref()
+    }
+
     /// The chosen move of the player on roll with `dice` (`Move::PASS` when
     /// nothing is legal), with the board it leads to.
     pub fn choose(&mut self, board: &Board, dice: Dice) -> (Move, Board) {
-        board.legal_moves_into(dice, &mut self.moves);
+        self.last = None;
         let i = match self.kind {
-            Kind::Random => self.rng.random_range(0..self.moves.len()),
-            Kind::Pubeval => best_by_pubeval(&self.pubeval, board, &self.moves),
+            Kind::Random => {
+                board.legal_moves_into(dice, &mut self.moves);
+                self.rng.random_range(0..self.moves.len())
+            }
+            Kind::Pubeval => {
+                board.legal_moves_into(dice, &mut self.moves);
+                best_by_pubeval(&self.pubeval, board, &self.moves)
+            }
+            Kind::Net => {
+                let deadline = self.net.movetime.map(|t| Instant::now() + t);
+                let c =
+                    self.searcher
+                        .choose(board, dice, self.net.plies, deadline, &mut self.moves);
+                let i = c.index;
+                self.last = Some(c);
+                i
+            }
         };
         self.moves.get(i).expect("a legal move list is never empty")
     }
 
-    /// Whether to offer a double now: baselines never do.
-    pub fn doubles(&mut self, _board: &Board) -> bool {
-        false
+    /// The cubeless chances of the player on roll of `board` before rolling,
+    /// at the player's plies.
+    pub fn chances(&mut self, board: &Board) -> Probs {
+        self.searcher.position_value(board, self.net.plies - 1)
     }
 
-    /// Whether to take a double: baselines always take.
-    pub fn takes(&mut self, _board: &Board) -> bool {
-        true
+    /// The cube decision of the player on roll of `board` (net only).
+    pub fn cube_decision(&mut self, board: &Board, cube: &CubeState) -> CubeDecision {
+        let p = self.chances(board);
+        cube::decide(cube, &p, efficiency(board))
+    }
+
+    /// Whether the player on roll of `board` should double now, the cube
+    /// as `cube` says (seen from that player). Baselines never double.
+    pub fn doubles(&mut self, board: &Board, cube: &CubeState) -> bool {
+        self.kind == Kind::Net && cube.may_double() && self.cube_decision(board, cube).double()
+    }
+
+    /// Whether to take a double offered by the player on roll of `board`
+    /// (the board and `cube` seen from the doubler). Baselines always take.
+    pub fn takes(&mut self, board: &Board, cube: &CubeState) -> bool {
+        self.kind != Kind::Net || self.cube_decision(board, cube).take()
+    }
+}
+
+/// The cube efficiency of a position for the player on roll.
+pub fn efficiency(board: &Board) -> f64 {
+    let race = classify(board) != Class::Contact;
+    cube::efficiency(race, board.pips(Side::OnRoll))
+}
+
+/// The cube state of a match state, seen from the player on roll.
+pub fn cube_state(state: &MatchState) -> CubeState {
+    let me = state.on_roll;
+    let n = state.match_length as u32;
+    let away = (n > 0).then(|| {
+        (
+            n.saturating_sub(state.score[me.index()] as u32).max(1),
+            n.saturating_sub(state.score[me.other().index()] as u32)
+                .max(1),
+        )
+    });
+    let one_away = away.is_some_and(|(a, b)| a == 1 || b == 1);
+    CubeState {
+        away,
+        cube: state.cube_value(),
+        owner: match state.cube_owner {
+            CubeOwner::Centred => Owner::Centred,
+            CubeOwner::Owned(p) if p == me => Owner::Me,
+            CubeOwner::Owned(_) => Owner::Opponent,
+        },
+        jacoby: state.is_money() && state.jacoby,
+        crawford: state.crawford,
+        post_crawford: one_away && !state.crawford,
     }
 }
 
@@ -127,9 +247,16 @@ mod tests {
 
     #[test]
     fn players_play_legal_moves_and_kinds_round_trip() {
-        for kind in [Kind::Random, Kind::Pubeval] {
+        for kind in [Kind::Random, Kind::Pubeval, Kind::Net] {
             assert_eq!(kind.to_string().parse::<Kind>(), Ok(kind));
-            let mut p = Player::new(kind, Some(3));
+            let mut p = Player::with_net(
+                kind,
+                Some(3),
+                NetSettings {
+                    plies: 1,
+                    movetime: None,
+                },
+            );
             for dice in Dice::all() {
                 let (m, after) = p.choose(&Board::START, dice);
                 assert_eq!(Board::START.apply(dice, &m), Ok(after), "{kind} {dice}");
@@ -159,5 +286,21 @@ mod tests {
         p.new_game();
         let again: Vec<Move> = (0..5).map(|_| p.choose(&Board::START, dice).0).collect();
         assert_eq!(first, again);
+    }
+
+    #[test]
+    fn cube_states_follow_the_match_id() {
+        let mut s = MatchState::new_match(7);
+        s.score = [4, 6];
+        s.on_roll = backgammon_rules::Player::Zero;
+        let c = cube_state(&s);
+        assert_eq!(c.away, Some((3, 1)));
+        assert!(c.post_crawford && !c.crawford);
+        let m = cube_state(&MatchState::money(true));
+        assert_eq!((m.away, m.jacoby, m.owner), (None, true, Owner::Centred));
+        // Baselines never double and always take.
+        let mut p = Player::new(Kind::Pubeval, None);
+        assert!(!p.doubles(&Board::START, &m));
+        assert!(p.takes(&Board::START, &m));
     }
 }

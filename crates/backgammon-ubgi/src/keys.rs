@@ -10,8 +10,12 @@ use engine_daemon::{OptionError, OptionKind, OptionSpec, OptionTable, OptionValu
 pub struct Settings {
     /// `engine.player`: who chooses.
     pub player: Kind,
-    /// `engine.ply`: root-inclusive checker-play depth (UBGI 1 = gnubg 0-ply).
+    /// `engine.ply`: root-inclusive depth of checker play and cube
+    /// decisions (UBGI 1 = gnubg 0-ply).
     pub ply: u8,
+    /// `engine.movetime`: milliseconds a decision may take (0: no limit);
+    /// the search stops deepening when they are spent.
+    pub movetime: u64,
     /// `engine.seed`: the random player's seed; 0 seeds from the OS.
     pub seed: u64,
     /// `game.jacoby`: the Jacoby rule for money positions given without a
@@ -23,15 +27,16 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             player: Kind::default(),
-            ply: 1,
+            ply: 2,
+            movetime: 0,
             seed: 0,
             jacoby: true,
         }
     }
 }
 
-/// Most checker-play plies the engine searches.
-pub const MAX_PLY: u64 = 1;
+/// Most plies the engine searches.
+pub const MAX_PLY: u64 = backgammon_engine::search::MAX_PLY as u64;
 
 /// The keys, in the order `keys` lists them, each with whether it is minor
 /// (not part of an engine's rating identity) and a description.
@@ -39,7 +44,7 @@ pub static KEYS: OptionTable<Settings> = OptionTable(&[
     OptionSpec {
         name: "engine.player",
         kind: OptionKind::Combo {
-            values: &["pubeval", "random"],
+            values: &["net", "pubeval", "random"],
         },
         get: |s| s.player.to_string(),
         set: |s, v| {
@@ -62,6 +67,21 @@ pub static KEYS: OptionTable<Settings> = OptionTable(&[
         set: |s, v| {
             if let OptionValue::Spin(n) = v {
                 s.ply = n as u8;
+            }
+            Ok(())
+        },
+    },
+    OptionSpec {
+        name: "engine.movetime",
+        kind: OptionKind::Spin {
+            min: 0,
+            max: 3_600_000,
+            step: 1,
+        },
+        get: |s| s.movetime.to_string(),
+        set: |s, v| {
+            if let OptionValue::Spin(n) = v {
+                s.movetime = n;
             }
             Ok(())
         },
@@ -93,16 +113,21 @@ pub static KEYS: OptionTable<Settings> = OptionTable(&[
 ]);
 
 /// Per key: minor or not, and what it does.
-const DOCS: [(&str, bool, &str); 4] = [
+const DOCS: [(&str, bool, &str); 5] = [
     (
         "engine.player",
         false,
-        "who chooses: pubeval or a uniformly random mover",
+        "who chooses: the neural net, pubeval or a uniformly random mover",
     ),
     (
         "engine.ply",
         false,
-        "root-inclusive checker-play depth (1 = gnubg 0-ply)",
+        "root-inclusive depth of checker play and cube decisions (1 = gnubg 0-ply)",
+    ),
+    (
+        "engine.movetime",
+        false,
+        "milliseconds per decision, 0 = no limit (the search stops deepening)",
     ),
     (
         "engine.seed",
@@ -163,13 +188,14 @@ mod tests {
     fn keys_are_listed_in_ubgi_form_and_every_default_can_be_set_back() {
         let s = Settings::default();
         let lines = s.key_lines();
-        assert_eq!(lines[0], "key engine.player enum pubeval|random pubeval who chooses: pubeval or a uniformly random mover");
+        assert_eq!(lines[0], "key engine.player enum net|pubeval|random net who chooses: the neural net, pubeval or a uniformly random mover");
         assert_eq!(
             lines[1],
-            "key engine.ply int 1..1 1 root-inclusive checker-play depth (1 = gnubg 0-ply)"
+            "key engine.ply int 1..3 2 root-inclusive depth of checker play and cube decisions (1 = gnubg 0-ply)"
         );
-        assert!(lines[2].starts_with("key engine.seed int 0..4294967295 0 ! "));
-        assert!(lines[3].starts_with("key game.jacoby bool true "));
+        assert!(lines[2].starts_with("key engine.movetime int 0..3600000 0 "));
+        assert!(lines[3].starts_with("key engine.seed int 0..4294967295 0 ! "));
+        assert!(lines[4].starts_with("key game.jacoby bool true "));
         for spec in KEYS.0 {
             let mut t = s.clone();
             t.set(spec.name, &(spec.get)(&s)).unwrap();
@@ -178,7 +204,9 @@ mod tests {
         let mut t = s.clone();
         t.set("engine.player", "random").unwrap();
         assert_eq!(t.player, Kind::Random);
-        assert!(t.set("engine.ply", "2").is_err());
+        assert!(t.set("engine.ply", "4").is_err());
+        t.set("engine.ply", "3").unwrap();
+        assert_eq!(t.ply, 3);
         assert!(t.set("Engine.Player", "random").is_err());
         assert_eq!(
             t.value_line("engine.player").unwrap(),

@@ -5,6 +5,7 @@
 use crate::command::{Command, Decision, PositionText, Query};
 use crate::keys::Settings;
 use crate::parse::{parse_command, ErrorCode};
+use backgammon_engine::player::{cube_state, NetSettings};
 use backgammon_engine::Player;
 use backgammon_rules::{
     draw_board, parse_position, win_kind, Board, CubeOwner, Dice, GameState, MatchState, Side, Xgid,
@@ -124,7 +125,7 @@ impl Ubgi {
             ),
             e => Ubgi::error(ErrorCode::BadValue, &e.to_string()),
         })?;
-        if key == "engine.player" || key == "engine.seed" {
+        if key.starts_with("engine.") {
             self.player = Some(Box::new(new_player(&self.settings)));
         }
         Ok(())
@@ -209,7 +210,11 @@ impl Ubgi {
 
 /// A player of the settings' kind and seed.
 fn new_player(s: &Settings) -> Player {
-    Player::new(s.player, (s.seed != 0).then_some(s.seed))
+    let net = NetSettings {
+        plies: s.ply,
+        movetime: (s.movetime > 0).then(|| std::time::Duration::from_millis(s.movetime)),
+    };
+    Player::with_net(s.player, (s.seed != 0).then_some(s.seed), net)
 }
 
 /// True when the player on roll may turn the cube now.
@@ -232,7 +237,8 @@ fn decide(
         let (m, _) = player.choose(&board, dice);
         board.move_steps_text(&m, false)
     };
-    let doubles = |player: &mut Player| may_double(&setup.state) && player.doubles(&board);
+    let cube = cube_state(&setup.state);
+    let doubles = |player: &mut Player| may_double(&setup.state) && player.doubles(&board, &cube);
     let line = match (decision, dice) {
         (Decision::Chequer, Some(d)) => format!("bestmove {}", chequer(player, d)),
         (Decision::Cube, _) => {
@@ -245,7 +251,7 @@ fn decide(
         }
         (Decision::Take, _) => {
             // The board is seen from the doubler (on roll); the taker is the opponent.
-            let take = if player.takes(&board.swapped()) {
+            let take = if player.takes(&board, &cube) {
                 "take"
             } else {
                 "drop"

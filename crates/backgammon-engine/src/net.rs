@@ -1,0 +1,313 @@
+//! A neural net with one hidden layer of sigmoid units and five sigmoid
+//! outputs (win, win gammon, win backgammon, lose gammon, lose backgammon),
+//! hand-written in f32. The first layer is stored input-major, so the
+//! hidden sums add one contiguous row per non-zero input: most inputs are
+//! zero, and the rows are added eight lanes at a time (AVX2 and FMA, which
+//! the x86-64-v3 target has, through the compiler's vectoriser).
+//!
+//! The file format (little-endian): the 8 bytes `GHBGNET1`, then `inputs`,
+//! `hidden` and `outputs` as u32, then the first layer's weights (inputs ×
+//! hidden, input-major), its biases (hidden), the second layer's weights
+//! (outputs × hidden) and its biases (outputs), all f32.
+
+use std::fmt;
+
+/// Outputs of every net.
+pub const OUTPUTS: usize = 5;
+/// The largest hidden layer the evaluation's stack buffers hold.
+pub const MAX_HIDDEN: usize = 512;
+/// Hidden units come in multiples of this (one AVX register of f32).
+pub const LANES: usize = 8;
+
+const MAGIC: &[u8; 8] = b"GHBGNET1";
+
+/// The weights of one net.
+#[derive(Clone, PartialEq)]
+pub struct Net {
+    inputs: usize,
+    hidden: usize,
+    w1: Vec<f32>,
+    b1: Vec<f32>,
+    w2: Vec<f32>,
+    b2: [f32; OUTPUTS],
+}
+
+impl fmt::Debug for Net {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Net({} inputs, {} hidden)", self.inputs, self.hidden)
+    }
+}
+
+/// Why a weights file does not read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NetError {
+    #[error("not a net file (bad magic)")]
+    Magic,
+    #[error("the file is cut short")]
+    Short,
+    #[error("{0} hidden units: expected a positive multiple of 8 up to 512")]
+    Hidden(usize),
+    #[error("{0} outputs: expected 5")]
+    Outputs(usize),
+    #[error("{found} inputs, expected {expected}")]
+    Inputs { found: usize, expected: usize },
+}
+
+/// `e^x`, to about 1e-6 relative, branch-free so loops over it vectorise:
+/// `2^i · 2^f` with `i` the nearest integer to `x log2 e` and `2^f` (for
+/// |f| ≤ 1/2) from its Taylor series to the sixth power.
+#[inline(always)]
+pub fn exp_approx(x: f32) -> f32 {
+    let t = x.clamp(-87.0, 87.0) * std::f32::consts::LOG2_E;
+    let i = (t + 0.5).floor();
+    let f = t - i;
+    let p = 1.0
+        + f * (std::f32::consts::LN_2
+            + f * (0.240_226_5
+                + f * (0.055_504_11
+                    + f * (0.009_618_129 + f * (0.001_333_355 + f * 0.000_154_035_3)))));
+    p * f32::from_bits(((i as i32 + 127) << 23) as u32)
+}
+
+/// The logistic function.
+#[inline(always)]
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + exp_approx(-x))
+}
+
+/// The hidden activations of one evaluation (a stack buffer).
+pub type Hidden = [f32; MAX_HIDDEN];
+
+impl Net {
+    /// A net with small random weights from `seed` (uniform in ±`scale`
+    /// over the square root of the fan-in).
+    pub fn random(inputs: usize, hidden: usize, seed: u64) -> Net {
+        assert!(hidden > 0 && hidden.is_multiple_of(LANES) && hidden <= MAX_HIDDEN);
+        let mut rng = crate::rng::SplitMix::new(seed);
+        let mut uniform = |n: usize, fan_in: usize| -> Vec<f32> {
+            let s = 1.0 / (fan_in as f32).sqrt();
+            (0..n).map(|_| (2.0 * rng.unit() - 1.0) * s).collect()
+        };
+        let w1 = uniform(inputs * hidden, 20);
+        let w2 = uniform(OUTPUTS * hidden, hidden);
+        Net {
+            inputs,
+            hidden,
+            w1,
+            b1: vec![0.0; hidden],
+            w2,
+            b2: [0.0; OUTPUTS],
+        }
+    }
+
+    /// Inputs the net reads.
+    pub fn inputs(&self) -> usize {
+        self.inputs
+    }
+
+    /// Hidden units.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// The hidden sums of `x` (before the sigmoid) into `h`.
+    #[inline]
+    fn hidden_sums(&self, x: &[f32], h: &mut [f32]) {
+        debug_assert_eq!(x.len(), self.inputs);
+        let n = self.hidden;
+        h.copy_from_slice(&self.b1);
+        for (i, &v) in x.iter().enumerate() {
+            if v == 0.0 {
+                continue;
+            }
+            let row = &self.w1[i * n..(i + 1) * n];
+            if v == 1.0 {
+                for (a, w) in h.chunks_exact_mut(LANES).zip(row.chunks_exact(LANES)) {
+                    for k in 0..LANES {
+                        a[k] += w[k];
+                    }
+                }
+            } else {
+                for (a, w) in h.chunks_exact_mut(LANES).zip(row.chunks_exact(LANES)) {
+                    for k in 0..LANES {
+                        a[k] = v.mul_add(w[k], a[k]);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The five outputs from hidden activations.
+    #[inline]
+    fn outputs(&self, a: &[f32]) -> [f32; OUTPUTS] {
+        let n = self.hidden;
+        std::array::from_fn(|k| {
+            let w = &self.w2[k * n..(k + 1) * n];
+            let mut acc = [0.0f32; LANES];
+            for (x, y) in a.chunks_exact(LANES).zip(w.chunks_exact(LANES)) {
+                for l in 0..LANES {
+                    acc[l] = x[l].mul_add(y[l], acc[l]);
+                }
+            }
+            sigmoid(self.b2[k] + acc.iter().sum::<f32>())
+        })
+    }
+
+    /// The outputs for inputs `x`.
+    #[inline]
+    pub fn forward(&self, x: &[f32]) -> [f32; OUTPUTS] {
+        let mut buf: Hidden = [0.0; MAX_HIDDEN];
+        let h = &mut buf[..self.hidden];
+        self.hidden_sums(x, h);
+        for v in h.iter_mut() {
+            *v = sigmoid(*v);
+        }
+        self.outputs(h)
+    }
+
+    /// One step of gradient descent on the cross-entropy between the
+    /// outputs for `x` and `target` (each output its own Bernoulli), with
+    /// learning rate `alpha`. Returns the outputs before the step.
+    pub fn train(&mut self, x: &[f32], target: &[f32; OUTPUTS], alpha: f32) -> [f32; OUTPUTS] {
+        let n = self.hidden;
+        let mut buf: Hidden = [0.0; MAX_HIDDEN];
+        let a = &mut buf[..n];
+        self.hidden_sums(x, a);
+        for v in a.iter_mut() {
+            *v = sigmoid(*v);
+        }
+        let y = self.outputs(a);
+        let dz: [f32; OUTPUTS] = std::array::from_fn(|k| alpha * (target[k] - y[k]));
+        // Back-propagate through the old second layer, then update it.
+        let mut dh: Hidden = [0.0; MAX_HIDDEN];
+        let dh = &mut dh[..n];
+        for ((w, b), &d) in self.w2.chunks_exact_mut(n).zip(&mut self.b2).zip(&dz) {
+            for ((g, w), &a) in dh.iter_mut().zip(w.iter_mut()).zip(a.iter()) {
+                *g += d * *w;
+                *w += d * a;
+            }
+            *b += d;
+        }
+        for ((g, b), &a) in dh.iter_mut().zip(&mut self.b1).zip(a.iter()) {
+            *g *= a * (1.0 - a);
+            *b += *g;
+        }
+        for (row, &v) in self.w1.chunks_exact_mut(n).zip(x) {
+            if v == 0.0 {
+                continue;
+            }
+            for (w, &g) in row.iter_mut().zip(dh.iter()) {
+                *w += v * g;
+            }
+        }
+        y
+    }
+
+    /// The net as bytes in the file format.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out =
+            Vec::with_capacity(20 + 4 * (self.w1.len() + self.w2.len() + self.hidden + 5));
+        out.extend_from_slice(MAGIC);
+        for n in [self.inputs, self.hidden, OUTPUTS] {
+            out.extend_from_slice(&(n as u32).to_le_bytes());
+        }
+        for v in self
+            .w1
+            .iter()
+            .chain(&self.b1)
+            .chain(&self.w2)
+            .chain(&self.b2)
+        {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        out
+    }
+
+    /// Reads a net; `inputs` is the number its inputs must have.
+    pub fn from_bytes(bytes: &[u8], inputs: usize) -> Result<Net, NetError> {
+        if bytes.len() < 20 {
+            return Err(NetError::Short);
+        }
+        if &bytes[..8] != MAGIC {
+            return Err(NetError::Magic);
+        }
+        let word = |i: usize| u32::from_le_bytes(bytes[8 + 4 * i..12 + 4 * i].try_into().unwrap());
+        let (found, hidden, outputs) = (word(0) as usize, word(1) as usize, word(2) as usize);
+        if found != inputs {
+            return Err(NetError::Inputs {
+                found,
+                expected: inputs,
+            });
+        }
+        if hidden == 0 || !hidden.is_multiple_of(LANES) || hidden > MAX_HIDDEN {
+            return Err(NetError::Hidden(hidden));
+        }
+        if outputs != OUTPUTS {
+            return Err(NetError::Outputs(outputs));
+        }
+        let count = inputs * hidden + hidden + OUTPUTS * hidden + OUTPUTS;
+        let body = &bytes[20..];
+        if body.len() < 4 * count {
+            return Err(NetError::Short);
+        }
+        let mut floats = body
+            .chunks_exact(4)
+            .take(count)
+            .map(|c| f32::from_le_bytes(c.try_into().unwrap()));
+        let mut take = |n: usize| floats.by_ref().take(n).collect::<Vec<f32>>();
+        let w1 = take(inputs * hidden);
+        let b1 = take(hidden);
+        let w2 = take(OUTPUTS * hidden);
+        let b2 = take(OUTPUTS).try_into().expect("five biases");
+        Ok(Net {
+            inputs,
+            hidden,
+            w1,
+            b1,
+            w2,
+            b2,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fast_exponential_is_close() {
+        for i in -200..200 {
+            let x = i as f32 * 0.1;
+            let (a, b) = (exp_approx(x), x.exp());
+            assert!(((a - b) / b).abs() < 2e-6, "{x}: {a} vs {b}");
+        }
+    }
+
+    #[test]
+    fn training_moves_the_outputs_towards_the_target_and_bytes_round_trip() {
+        let mut net = Net::random(12, 16, 5);
+        let x: Vec<f32> = (0..12).map(|i| (i % 3) as f32 * 0.5).collect();
+        let target = [0.9, 0.3, 0.05, 0.1, 0.0];
+        let before = net.forward(&x);
+        for _ in 0..200 {
+            net.train(&x, &target, 0.1);
+        }
+        let after = net.forward(&x);
+        for k in 0..OUTPUTS {
+            assert!((after[k] - target[k]).abs() < (before[k] - target[k]).abs().max(0.02));
+        }
+        let back = Net::from_bytes(&net.to_bytes(), 12).unwrap();
+        assert_eq!(back, net);
+        assert_eq!(
+            Net::from_bytes(&net.to_bytes(), 13),
+            Err(NetError::Inputs {
+                found: 12,
+                expected: 13
+            })
+        );
+        assert_eq!(
+            Net::from_bytes(b"nonsense-nonsense-xx", 12),
+            Err(NetError::Magic)
+        );
+    }
+}

@@ -1,0 +1,323 @@
+//! Supervised refinement on the project's own search: positions from
+//! self-play of the current nets (with some exploration) are labelled with
+//! their 2-ply value (the average over the 21 rolls of the best move's
+//! evaluation, GNU Backgammon's 1-ply), and the nets are fitted to those
+//! labels by stochastic gradient descent. Repeated, this is fitted value
+//! iteration: each round's nets learn what the previous round's saw one
+//! roll deeper.
+//!
+//! Every stage writes its result to the run directory (positions, labels in
+//! chunks, nets after each epoch), so a killed run resumes where it was.
+
+use crate::eval::{classify, Class, Evaluator, Probs};
+use crate::features::{contact_inputs, race_inputs, CONTACT_INPUTS, RACE_INPUTS};
+use crate::rng::SplitMix;
+use crate::search::Searcher;
+use crate::train::{cpu_seconds, versus_pubeval, write_atomic, CURVE_SEED};
+use backgammon_rules::{Board, MoveList, PositionKey, Side};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The settings of a refinement run.
+#[derive(Clone, Debug)]
+pub struct RefineConfig {
+    pub dir: PathBuf,
+    /// The nets of round 0.
+    pub start: Evaluator,
+    pub seed: u64,
+    /// Rounds of (positions, labels, fit).
+    pub rounds: u32,
+    /// Self-play games per round whose positions are labelled.
+    pub games: u32,
+    /// Chance that a self-play move is the second best instead of the best.
+    pub explore: f32,
+    /// Lookahead of the labels, in rolls (1 = 2-ply).
+    pub depth: u8,
+    /// Passes over the labelled positions per round.
+    pub epochs: u32,
+    /// Learning rate of the first and last epoch (geometric in between).
+    pub alpha: (f32, f32),
+    /// Threads for labelling.
+    pub threads: usize,
+    /// Mirrored pairs against pubeval after each epoch.
+    pub eval_pairs: u64,
+    /// CPU seconds already spent before this run (for the curve).
+    pub cpu_before: f64,
+}
+
+/// Positions from `games` self-play games of `eval` at 1-ply, where each
+/// move is the second best with chance `explore`. Positions in the
+/// bear-off database are left out (they need no net).
+pub fn self_play_positions(eval: &Evaluator, games: u32, explore: f32, seed: u64) -> Vec<Board> {
+    let mut rng = SplitMix::new(seed);
+    let mut moves = Box::<MoveList>::default();
+    let mut out = Vec::new();
+    for _ in 0..games {
+        let mut board = Board::START;
+        let mut dice = crate::train::opening_dice(&mut rng);
+        loop {
+            if classify(&board) != Class::Bearoff {
+                out.push(board);
+            }
+            board.legal_moves_into(dice, &mut moves);
+            let mut best = [(f32::NEG_INFINITY, 0usize); 2];
+            for (i, after) in moves.boards().iter().enumerate() {
+                let e = crate::eval::equity(&eval.after_move(after));
+                if e > best[0].0 {
+                    best = [(e, i), best[0]];
+                } else if e > best[1].0 {
+                    best[1] = (e, i);
+                }
+            }
+            let i = if best[1].0 > f32::NEG_INFINITY && rng.unit() < explore {
+                best[1].1
+            } else {
+                best[0].1
+            };
+            let after = moves.boards()[i];
+            if after.has_won(Side::OnRoll) {
+                break;
+            }
+            board = after.swapped();
+            dice = rng.dice();
+        }
+    }
+    out
+}
+
+/// The value of each board looking `depth` rolls ahead, on `threads` threads.
+pub fn label(eval: &Evaluator, boards: &[Board], depth: u8, threads: usize) -> Vec<Probs> {
+    let threads = threads.max(1);
+    let chunk = boards.len().div_ceil(threads).max(1);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = boards
+            .chunks(chunk)
+            .map(|part| {
+                s.spawn(move || {
+                    let mut search = Searcher::new(eval);
+                    part.iter()
+                        .map(|b| search.position_value(b, depth))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a labelling thread panicked"))
+            .collect()
+    })
+}
+
+fn boards_to_bytes(boards: &[Board]) -> Vec<u8> {
+    boards.iter().flat_map(|b| b.key().0).collect()
+}
+
+fn boards_from_bytes(bytes: &[u8]) -> Result<Vec<Board>, String> {
+    bytes
+        .chunks_exact(10)
+        .map(|c| Board::from_key(&PositionKey(c.try_into().unwrap())).map_err(|e| e.to_string()))
+        .collect()
+}
+
+fn probs_to_bytes(p: &[Probs]) -> Vec<u8> {
+    p.iter().flatten().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+fn probs_from_bytes(bytes: &[u8]) -> Vec<Probs> {
+    bytes
+        .chunks_exact(20)
+        .map(|c| {
+            std::array::from_fn(|k| f32::from_le_bytes(c[4 * k..4 * k + 4].try_into().unwrap()))
+        })
+        .collect()
+}
+
+/// One pass of per-sample gradient descent over `data` in a seeded order.
+pub fn fit_epoch(eval: &mut Evaluator, data: &[(Board, Probs)], alpha: f32, rng: &mut SplitMix) {
+    let mut order: Vec<u32> = (0..data.len() as u32).collect();
+    for i in (1..order.len()).rev() {
+        let j = rng.below(i as u32 + 1) as usize;
+        order.swap(i, j);
+    }
+    let mut x = [0.0f32; CONTACT_INPUTS];
+    for &k in &order {
+        let (b, target) = &data[k as usize];
+        x.fill(0.0);
+        match classify(b) {
+            Class::Contact => {
+                contact_inputs(b, &mut x);
+                eval.contact.train(&x, target, alpha);
+            }
+            Class::Race => {
+                let r: &mut [f32; RACE_INPUTS] = (&mut x[..RACE_INPUTS]).try_into().unwrap();
+                race_inputs(b, r);
+                eval.race.train(r, target, alpha);
+            }
+            Class::Bearoff => {}
+        }
+    }
+}
+
+/// Mean squared error of the evaluator's equity against the labels'.
+pub fn equity_rmse(eval: &Evaluator, data: &[(Board, Probs)]) -> f64 {
+    let n = data.len().max(1) as f64;
+    let s: f64 = data
+        .iter()
+        .map(|(b, t)| {
+            let d = crate::eval::equity(&eval.evaluate(b)) - crate::eval::equity(t);
+            (d as f64).powi(2)
+        })
+        .sum();
+    (s / n).sqrt()
+}
+
+fn io(e: impl std::fmt::Display) -> String {
+    e.to_string()
+}
+
+fn read_nets(dir: &Path) -> Option<Evaluator> {
+    let c = std::fs::read(dir.join("contact.net")).ok()?;
+    let r = std::fs::read(dir.join("race.net")).ok()?;
+    Evaluator::from_bytes(&c, &r).ok()
+}
+
+fn save_nets(dir: &Path, e: &Evaluator) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(io)?;
+    write_atomic(&dir.join("contact.net"), &e.contact.to_bytes()).map_err(io)?;
+    write_atomic(&dir.join("race.net"), &e.race.to_bytes()).map_err(io)
+}
+
+/// Runs (or resumes) a refinement; returns the last round's nets.
+pub fn run(cfg: &RefineConfig, log: &mut impl Write) -> Result<Evaluator, String> {
+    let dir = &cfg.dir;
+    std::fs::create_dir_all(dir).map_err(io)?;
+    let curve = dir.join("curve.csv");
+    if !curve.exists() {
+        std::fs::write(&curve, "round,epoch,ppg,ci95,cpu_seconds,rmse\n").map_err(io)?;
+    }
+    let spent_file = dir.join("cpu-seconds.txt");
+    let spent_before: f64 = std::fs::read_to_string(&spent_file)
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(0.0);
+    let cpu0 = cpu_seconds();
+    let spent = || spent_before + cpu_seconds() - cpu0;
+    let mut eval = cfg.start.clone();
+    for round in 0..cfg.rounds {
+        let rdir = dir.join(format!("round{round}"));
+        let done = rdir.join("done");
+        if done.exists() {
+            eval = read_nets(&rdir).ok_or("a finished round lost its nets")?;
+            continue;
+        }
+        std::fs::create_dir_all(&rdir).map_err(io)?;
+        // 1. Positions.
+        let pos_file = rdir.join("positions.bin");
+        let boards = match std::fs::read(&pos_file) {
+            Ok(b) => boards_from_bytes(&b)?,
+            Err(_) => {
+                let b = self_play_positions(
+                    &eval,
+                    cfg.games,
+                    cfg.explore,
+                    cfg.seed ^ (round as u64) << 32,
+                );
+                write_atomic(&pos_file, &boards_to_bytes(&b)).map_err(io)?;
+                b
+            }
+        };
+        writeln!(log, "round {round}: {} positions", boards.len()).ok();
+        // 2. Labels, in chunks appended as they are done.
+        let lab_file = rdir.join("labels.bin");
+        let mut labels = std::fs::read(&lab_file)
+            .map(|b| probs_from_bytes(&b))
+            .unwrap_or_default();
+        const CHUNK: usize = 20_000;
+        while labels.len() < boards.len() {
+            let end = (labels.len() + CHUNK).min(boards.len());
+            let new = label(&eval, &boards[labels.len()..end], cfg.depth, cfg.threads);
+            let mut f = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&lab_file)
+                .map_err(io)?;
+            f.write_all(&probs_to_bytes(&new)).map_err(io)?;
+            labels.extend(new);
+            write_atomic(&spent_file, format!("{}", spent()).as_bytes()).map_err(io)?;
+            writeln!(
+                log,
+                "round {round}: labelled {}/{} ({:.0} cpu-s)",
+                labels.len(),
+                boards.len(),
+                spent()
+            )
+            .ok();
+        }
+        let data: Vec<(Board, Probs)> = boards.into_iter().zip(labels).collect();
+        // 3. Fit, epoch by epoch.
+        let epoch_file = rdir.join("epoch.txt");
+        let mut epoch: u32 = std::fs::read_to_string(&epoch_file)
+            .ok()
+            .and_then(|s| s.trim().parse().ok())
+            .unwrap_or(0);
+        if epoch > 0 {
+            eval = read_nets(&rdir).ok_or("lost the nets of the last epoch")?;
+        }
+        while epoch < cfg.epochs {
+            let f = if cfg.epochs > 1 {
+                epoch as f32 / (cfg.epochs - 1) as f32
+            } else {
+                0.0
+            };
+            let alpha = cfg.alpha.0 * (cfg.alpha.1 / cfg.alpha.0).powf(f);
+            let mut rng = SplitMix::new(cfg.seed ^ ((round as u64) << 32) ^ epoch as u64);
+            fit_epoch(&mut eval, &data, alpha, &mut rng);
+            epoch += 1;
+            save_nets(&rdir, &eval)?;
+            write_atomic(&epoch_file, epoch.to_string().as_bytes()).map_err(io)?;
+            write_atomic(&spent_file, format!("{}", spent()).as_bytes()).map_err(io)?;
+            let rmse = equity_rmse(&eval, &data[..data.len().min(20_000)]);
+            let (ppg, ci) = if cfg.eval_pairs > 0 {
+                versus_pubeval(&eval, cfg.eval_pairs, CURVE_SEED, 1)
+            } else {
+                (f64::NAN, f64::NAN)
+            };
+            let line = format!(
+                "{round},{epoch},{ppg:.4},{ci:.4},{:.0},{rmse:.5}\n",
+                cfg.cpu_before + spent()
+            );
+            std::fs::OpenOptions::new()
+                .append(true)
+                .open(&curve)
+                .and_then(|mut f| f.write_all(line.as_bytes()))
+                .map_err(io)?;
+            writeln!(
+                log,
+                "round {round} epoch {epoch}: alpha {alpha:.4}, equity rmse {rmse:.4}, vs pubeval {ppg:+.3} ± {ci:.3}"
+            )
+            .ok();
+        }
+        std::fs::write(&done, "").map_err(io)?;
+    }
+    save_nets(dir, &eval)?;
+    Ok(eval)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_and_labels_round_trip_through_bytes() {
+        let eval = Evaluator::shipped();
+        let boards = self_play_positions(&eval, 2, 0.2, 3);
+        assert!(boards.len() > 20);
+        assert_eq!(
+            boards_from_bytes(&boards_to_bytes(&boards)).unwrap(),
+            boards
+        );
+        let labels = label(&eval, &boards[..4], 1, 2);
+        assert_eq!(labels.len(), 4);
+        assert_eq!(probs_from_bytes(&probs_to_bytes(&labels)), labels);
+    }
+}
