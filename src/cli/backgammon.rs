@@ -33,6 +33,9 @@ pub enum BackgammonCommand {
     /// Refine trained nets on their own 2-ply values (fitted value
     /// iteration on self-play positions; checkpointed: rerun to resume).
     Refine(super::bgnet::RefineArgs),
+    /// Move error rate of our checker play judged by GNU Backgammon 2-ply,
+    /// beside GNU Backgammon 0-ply's on the same positions.
+    Errors(super::bgerrors::ErrorsArgs),
 }
 
 /// Runs a `backgammon` subcommand; `Err` carries the message for stderr.
@@ -45,6 +48,7 @@ pub fn run(
         BackgammonCommand::Duel(a) => return Ok(super::bgnet::run_duel(a, out)),
         BackgammonCommand::Bench(a) => return Ok(super::bgnet::bench(a, out)),
         BackgammonCommand::Refine(a) => return Ok(super::bgnet::refine(a, out)),
+        BackgammonCommand::Errors(a) => return Ok(super::bgerrors::run(a, out)),
         BackgammonCommand::Moves { position, dice } => {
             backgammon_rules::moves_report(&position, &dice)
         }

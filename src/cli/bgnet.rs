@@ -18,6 +18,10 @@ pub struct TrainArgs {
     /// Train until this many self-play games in all.
     #[arg(long, default_value_t = 1_000_000)]
     pub games: u64,
+    /// Stop (with a checkpoint) after this many games in all, with the
+    /// learning rate still scheduled over --games; rerun to go on.
+    #[arg(long)]
+    pub stop_at: Option<u64>,
     /// Seed of the dice and the initial weights.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -155,6 +159,7 @@ pub fn train(a: TrainArgs, out: &mut impl Write) -> Result<(), String> {
         dir: a.dir,
         seed: a.seed,
         games: a.games,
+        stop_at: a.stop_at,
         alpha: (a.alpha, a.alpha_end),
         lambda: a.lambda,
         hidden: (a.hidden, a.race_hidden),

@@ -29,6 +29,10 @@ pub struct TrainConfig {
     pub seed: u64,
     /// Train until this many games have been played in all.
     pub games: u64,
+    /// Stop (at a checkpoint) once this many games are played, before
+    /// `games`; the learning-rate schedule still runs to `games`, so a
+    /// later run with a larger `stop_at` resumes on the same schedule.
+    pub stop_at: Option<u64>,
     /// Learning rate at the start and at `games` (linear in between).
     pub alpha: (f32, f32),
     /// λ of the returns.
@@ -252,7 +256,8 @@ pub fn run(cfg: &TrainConfig, log: &mut impl Write) -> Result<State, String> {
     if state.games == 0 && cfg.eval_every > 0 {
         point_of_curve(cfg, &state, &curve, log)?;
     }
-    while state.games < cfg.games {
+    let last = cfg.stop_at.map_or(cfg.games, |s| s.min(cfg.games));
+    while state.games < last {
         let f = state.games as f32 / cfg.games.max(1) as f32;
         let alpha = cfg.alpha.0 + (cfg.alpha.1 - cfg.alpha.0) * f;
         train_game(
@@ -265,7 +270,7 @@ pub fn run(cfg: &TrainConfig, log: &mut impl Write) -> Result<State, String> {
         );
         state.games += 1;
         let g = state.games;
-        if g % cfg.checkpoint_every == 0 || g == cfg.games {
+        if g % cfg.checkpoint_every == 0 || g == last {
             state.cpu_seconds = cpu_seconds() - cpu0;
             state.save(dir).map_err(|e| e.to_string())?;
             writeln!(

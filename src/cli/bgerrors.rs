@@ -1,0 +1,246 @@
+//! `backgammon errors`: the move error rate of our checker play, judged by
+//! GNU Backgammon at 2-ply, beside GNU Backgammon 0-ply's own rate on the
+//! same positions. Every legal move's resulting position is evaluated by
+//! gnubg (cubeless money equity, its Python module run by this program);
+//! a player's error on a position is the best move's equity less that of
+//! the move it chose, in millipoints.
+
+use backgammon_engine::bench::positions;
+use backgammon_engine::eval::{equity, won};
+use backgammon_engine::rng::SplitMix;
+use backgammon_engine::search::Searcher;
+use backgammon_rules::{Board, Dice, MoveList, Side};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// `backgammon errors`.
+#[derive(clap::Args, Debug)]
+pub struct ErrorsArgs {
+    /// Positions with a choice (at least two legal moves) to judge.
+    #[arg(long, default_value_t = 1000)]
+    pub positions: usize,
+    /// Seed of the self-play games the positions come from and of their rolls.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Our plies to judge, comma-separated (1 = every move by the net).
+    #[arg(long, default_value = "1,2", value_delimiter = ',')]
+    pub plies: Vec<u8>,
+    /// GNU Backgammon's binary.
+    #[arg(long, default_value = "/usr/games/gnubg")]
+    pub gnubg: PathBuf,
+    /// The judge's plies in GNU Backgammon's counting (2 = its 2-ply).
+    #[arg(long, default_value_t = 2)]
+    pub judge_plies: u8,
+}
+
+/// The Python script gnubg runs: per input line of Position IDs (the
+/// positions after each legal move, opponent on roll) it prints the
+/// mover's cubeless equity of each at 0-ply and at the judge's plies.
+const GNUBG_JUDGE: &str = r#"
+import gnubg, os
+ci = gnubg.cubeinfo(1, -1, 0, 0, (0, 0), 0, 0)
+ctx = [gnubg.evalcontext(0, 0, 0, 1, 0.0), gnubg.evalcontext(0, int(os.environ["BG_PLIES"]), 0, 1, 0.0)]
+out = open(os.environ["BG_OUT"], "w")
+for line in open(os.environ["BG_IDS"]):
+    vals = []
+    for pid in line.split():
+        b = gnubg.positionfromid(pid)
+        vals.append(" ".join("%.6f" % -gnubg.evaluate(b, ci, c)[5] for c in ctx))
+    out.write(",".join(vals) + "\n")
+out.close()
+"#;
+
+/// One position to judge: the legal moves' results and our choices.
+struct Case {
+    /// Per move: the position after it, or the mover's value if it wins.
+    afters: Vec<Result<Board, f32>>,
+    /// Our chosen move per entry of `plies`.
+    ours: Vec<usize>,
+}
+
+/// Runs `backgammon errors`.
+pub fn run(a: ErrorsArgs, out: &mut impl Write) -> Result<(), String> {
+    let cases = cases(&a);
+    let judged = judge(&a, &cases)?;
+    let w = |out: &mut dyn Write, s: String| writeln!(out, "{s}").map_err(|e| e.to_string());
+    w(
+        out,
+        format!(
+            "{} positions with a choice from seeded self-play of the net (seed {}), judged by gnubg {}-ply, cubeless money equity",
+            cases.len(),
+            a.seed,
+            a.judge_plies
+        ),
+    )?;
+    // gnubg 0-ply's choice: its best move at 0-ply.
+    let zero: Vec<f64> = judged
+        .iter()
+        .map(|v| error_of(v, argmax(v.iter().map(|x| x.0))))
+        .collect();
+    w(out, summary("gnubg 0-ply", &zero))?;
+    for (k, plies) in a.plies.iter().enumerate() {
+        let e: Vec<f64> = judged
+            .iter()
+            .zip(&cases)
+            .map(|(v, c)| error_of(v, c.ours[k]))
+            .collect();
+        w(out, summary(&format!("grasshopper {plies}-ply"), &e))?;
+    }
+    Ok(())
+}
+
+/// The positions: every 5th of seeded self-play games, each with a fresh
+/// roll, kept when the roll leaves a choice.
+fn cases(a: &ErrorsArgs) -> Vec<Case> {
+    let eval = backgammon_engine::player::shipped();
+    let mut searcher = Searcher::new(eval);
+    let mut rng = SplitMix::new(a.seed ^ 0x5eed);
+    let mut moves = Box::<MoveList>::default();
+    let mut out = Vec::new();
+    let mut games = (a.positions as u32 / 8).max(1);
+    while out.len() < a.positions {
+        for board in positions(eval, games, a.seed + games as u64)
+            .into_iter()
+            .step_by(5)
+        {
+            let dice: Dice = rng.dice();
+            board.legal_moves_into(dice, &mut moves);
+            if moves.len() < 2 || out.len() == a.positions {
+                continue;
+            }
+            let afters = moves.boards().iter().map(after).collect();
+            let ours = a
+                .plies
+                .iter()
+                .map(|&p| searcher.choose(&board, dice, p, None, &mut moves).index)
+                .collect();
+            out.push(Case { afters, ours });
+        }
+        games *= 2;
+    }
+    out
+}
+
+/// The position after a move with the opponent on roll, or the mover's
+/// value when the move wins.
+fn after(b: &Board) -> Result<Board, f32> {
+    if b.has_won(Side::OnRoll) {
+        Err(equity(&won(b)))
+    } else {
+        Ok(b.swapped())
+    }
+}
+
+/// Per case, per move: the mover's equity at gnubg 0-ply and at the judge.
+fn judge(a: &ErrorsArgs, cases: &[Case]) -> Result<Vec<Vec<(f64, f64)>>, String> {
+    let dir = std::env::temp_dir().join(format!("gh-errors-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let result = judge_in(a, cases, &dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    result
+}
+
+fn judge_in(a: &ErrorsArgs, cases: &[Case], dir: &Path) -> Result<Vec<Vec<(f64, f64)>>, String> {
+    let ids: String = cases
+        .iter()
+        .map(|c| {
+            let live: Vec<String> = c.afters.iter().flatten().map(|b| b.to_string()).collect();
+            live.join(" ") + "\n"
+        })
+        .collect();
+    std::fs::write(dir.join("ids.txt"), ids).map_err(|e| e.to_string())?;
+    std::fs::write(dir.join("judge.py"), GNUBG_JUDGE).map_err(|e| e.to_string())?;
+    let status = std::process::Command::new(&a.gnubg)
+        .args(["-t", "-q", "-p"])
+        .arg(dir.join("judge.py"))
+        .env("BG_IDS", dir.join("ids.txt"))
+        .env("BG_OUT", dir.join("out.txt"))
+        .env("BG_PLIES", a.judge_plies.to_string())
+        .stdout(std::process::Stdio::null())
+        .status()
+        .map_err(|e| format!("{}: {e}", a.gnubg.display()))?;
+    let text = std::fs::read_to_string(dir.join("out.txt"))
+        .map_err(|e| format!("gnubg ({status}) wrote no judgements: {e}"))?;
+    let lines: Vec<&str> = text.lines().collect();
+    if lines.len() != cases.len() {
+        return Err(format!(
+            "gnubg judged {} of {} positions",
+            lines.len(),
+            cases.len()
+        ));
+    }
+    cases.iter().zip(lines).map(|(c, l)| merge(c, l)).collect()
+}
+
+/// A case's values: gnubg's for the live positions, in move order, and
+/// the exact value of winning moves at both depths.
+fn merge(c: &Case, line: &str) -> Result<Vec<(f64, f64)>, String> {
+    let mut judged = line.split(',').filter(|s| !s.is_empty()).map(|pair| {
+        let v: Vec<f64> = pair.split(' ').filter_map(|x| x.parse().ok()).collect();
+        (v.len() == 2)
+            .then(|| (v[0], v[1]))
+            .ok_or_else(|| format!("bad gnubg value \"{pair}\""))
+    });
+    c.afters
+        .iter()
+        .map(|m| match m {
+            Ok(_) => judged
+                .next()
+                .unwrap_or_else(|| Err("gnubg gave too few values".into())),
+            Err(v) => Ok((*v as f64, *v as f64)),
+        })
+        .collect()
+}
+
+/// Index of the largest value (the first of equals).
+fn argmax(v: impl Iterator<Item = f64>) -> usize {
+    v.enumerate()
+        .fold(
+            (0, f64::NEG_INFINITY),
+            |b, (i, x)| if x > b.1 { (i, x) } else { b },
+        )
+        .0
+}
+
+/// The judge's best equity less that of move `i`.
+fn error_of(v: &[(f64, f64)], i: usize) -> f64 {
+    let best = v.iter().map(|x| x.1).fold(f64::NEG_INFINITY, f64::max);
+    best - v[i].1
+}
+
+/// Mean error in millipoints a move with a 95% interval, and the share of
+/// moves that are not the judge's best.
+fn summary(who: &str, errors: &[f64]) -> String {
+    let n = errors.len() as f64;
+    let mean = errors.iter().sum::<f64>() / n;
+    let var = errors.iter().map(|e| (e - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    let wrong = errors.iter().filter(|&&e| e > 1e-9).count();
+    format!(
+        "{who}: {:.1} ± {:.1} millipoints a move; not the judge's best in {wrong} of {} ({:.1}%)",
+        1000.0 * mean,
+        1000.0 * 1.96 * (var / n).sqrt(),
+        errors.len(),
+        100.0 * wrong as f64 / n
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn winning_moves_keep_their_place_among_gnubg_values() {
+        let case = Case {
+            afters: vec![Ok(Board::START), Err(1.0), Ok(Board::START)],
+            ours: vec![1],
+        };
+        let v = merge(&case, "0.1 0.2,-0.3 -0.4").unwrap();
+        assert_eq!(v, vec![(0.1, 0.2), (1.0, 1.0), (-0.3, -0.4)]);
+        assert!(merge(&case, "0.1 0.2").is_err());
+        assert!(merge(&case, "0.1,0.2 0.3").is_err());
+        assert_eq!(argmax(v.iter().map(|x| x.0)), 1);
+        assert_eq!(error_of(&v, 1), 0.0);
+        assert!((error_of(&v, 2) - 1.4).abs() < 1e-12);
+        assert!(summary("x", &[0.0, 0.002]).starts_with("x: 1.0 ± "));
+    }
+}
