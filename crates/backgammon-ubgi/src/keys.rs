@@ -110,10 +110,18 @@ pub static KEYS: OptionTable<Settings> = OptionTable(&[
             Ok(())
         },
     },
+    OptionSpec {
+        name: "game.variant",
+        kind: OptionKind::Combo {
+            values: &["backgammon"],
+        },
+        get: |_| "backgammon".to_string(),
+        set: |_, _| Ok(()),
+    },
 ]);
 
 /// Per key: minor or not, and what it does.
-const DOCS: [(&str, bool, &str); 5] = [
+const DOCS: [(&str, bool, &str); 6] = [
     (
         "engine.player",
         false,
@@ -138,6 +146,11 @@ const DOCS: [(&str, bool, &str); 5] = [
         "game.jacoby",
         false,
         "Jacoby rule for money positions given without a Match ID",
+    ),
+    (
+        "game.variant",
+        false,
+        "the game: standard backgammon only (UBGI's variant key)",
     ),
 ];
 
@@ -196,6 +209,9 @@ mod tests {
         assert!(lines[2].starts_with("key engine.movetime int 0..3600000 0 "));
         assert!(lines[3].starts_with("key engine.seed int 0..4294967295 0 ! "));
         assert!(lines[4].starts_with("key game.jacoby bool true "));
+        assert!(lines[5].starts_with("key game.variant enum backgammon backgammon "));
+        let mut v = s.clone();
+        assert!(v.set("game.variant", "nackgammon").is_err());
         for spec in KEYS.0 {
             let mut t = s.clone();
             t.set(spec.name, &(spec.get)(&s)).unwrap();
