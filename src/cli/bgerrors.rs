@@ -5,10 +5,10 @@
 //! a player's error on a position is the best move's equity less that of
 //! the move it chose, in millipoints.
 
-use backgammon_engine::bench::positions;
 use backgammon_engine::eval::{equity, won};
 use backgammon_engine::rng::SplitMix;
 use backgammon_engine::search::Searcher;
+use backgammon_engine::selfplay::positions;
 use backgammon_rules::{Board, Dice, MoveList, Side};
 use std::io::Write;
 use std::path::{Path, PathBuf};

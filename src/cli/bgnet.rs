@@ -241,7 +241,8 @@ print("gnubg-timing %d %.6f %.6f" % (len(boards), t1, t2))
 
 /// Runs `backgammon bench`.
 pub fn bench(a: BenchArgs, out: &mut impl Write) -> Result<(), String> {
-    use backgammon_engine::bench::{classes, evaluations, positions, searches};
+    use backgammon_engine::bench::{classes, evaluations, searches};
+    use backgammon_engine::selfplay::positions;
     let eval = match &a.nets {
         Some(dir) => load_nets(dir)?,
         None => Evaluator::shipped(),

@@ -6,31 +6,7 @@
 use crate::eval::{classify, Class, Evaluator};
 use crate::rng::SplitMix;
 use crate::search::Searcher;
-use backgammon_rules::{Board, Dice, MoveList, Side};
-
-/// Positions (with the player on roll, before the roll) from `games`
-/// seeded self-play games of the evaluator at 1-ply.
-pub fn positions(eval: &Evaluator, games: u32, seed: u64) -> Vec<Board> {
-    let mut rng = SplitMix::new(seed);
-    let mut moves = Box::<MoveList>::default();
-    let mut out = Vec::new();
-    for _ in 0..games {
-        let mut board = Board::START;
-        let mut dice = crate::train::opening_dice(&mut rng);
-        loop {
-            out.push(board);
-            board.legal_moves_into(dice, &mut moves);
-            let (i, _) = eval.best_move(&moves);
-            let after = moves.boards()[i];
-            if after.has_won(Side::OnRoll) {
-                break;
-            }
-            board = after.swapped();
-            dice = rng.dice();
-        }
-    }
-    out
-}
+use backgammon_rules::{Board, Dice, MoveList};
 
 /// CPU time of the calling thread, in seconds.
 pub fn thread_cpu_seconds() -> f64 {

@@ -16,6 +16,7 @@ pub mod pubeval;
 pub mod refine;
 pub mod rng;
 pub mod search;
+pub mod selfplay;
 pub mod train;
 
 pub use eval::{equity, flip, Evaluator, Probs};

@@ -14,7 +14,7 @@ use crate::features::{contact_inputs, race_inputs, CONTACT_INPUTS, RACE_INPUTS};
 use crate::rng::SplitMix;
 use crate::search::Searcher;
 use crate::train::{cpu_seconds, versus_pubeval, write_atomic, CURVE_SEED};
-use backgammon_rules::{Board, MoveList, PositionKey, Side};
+use backgammon_rules::{Board, PositionKey};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -49,40 +49,9 @@ pub struct RefineConfig {
 /// move is the second best with chance `explore`. Positions in the
 /// bear-off database are left out (they need no net).
 pub fn self_play_positions(eval: &Evaluator, games: u32, explore: f32, seed: u64) -> Vec<Board> {
-    let mut rng = SplitMix::new(seed);
-    let mut moves = Box::<MoveList>::default();
-    let mut out = Vec::new();
-    for _ in 0..games {
-        let mut board = Board::START;
-        let mut dice = crate::train::opening_dice(&mut rng);
-        loop {
-            if classify(&board) != Class::Bearoff {
-                out.push(board);
-            }
-            board.legal_moves_into(dice, &mut moves);
-            let mut best = [(f32::NEG_INFINITY, 0usize); 2];
-            for (i, after) in moves.boards().iter().enumerate() {
-                let e = crate::eval::equity(&eval.after_move(after));
-                if e > best[0].0 {
-                    best = [(e, i), best[0]];
-                } else if e > best[1].0 {
-                    best[1] = (e, i);
-                }
-            }
-            let i = if best[1].0 > f32::NEG_INFINITY && rng.unit() < explore {
-                best[1].1
-            } else {
-                best[0].1
-            };
-            let after = moves.boards()[i];
-            if after.has_won(Side::OnRoll) {
-                break;
-            }
-            board = after.swapped();
-            dice = rng.dice();
-        }
-    }
-    out
+    let mut boards = crate::selfplay::exploring(eval, games, explore, seed);
+    boards.retain(|b| classify(b) != Class::Bearoff);
+    boards
 }
 
 /// The value of each board looking `depth` rolls ahead, on `threads` threads.

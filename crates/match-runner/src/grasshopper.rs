@@ -7,7 +7,7 @@ use super::clock::Clocks;
 use super::game::{Game, GameSettings, Replayed};
 use super::outcome::{GameResult, Played, Side, Termination};
 use super::spec::{Proto, TimeControl};
-use super::turn::{ask, Refusal, Request};
+use super::turn::{ask, Request};
 use engine_client::Engine;
 use grasshopper_rules::{Color, Move, Outcome, Position};
 use rand::{Rng, SeedableRng};
@@ -204,8 +204,8 @@ impl<'a> Referee<'a> {
             errors_end: false,
         };
         let tc = self.clocks.tc(side);
-        let answer =
-            ask(self.engines[side.index()], &request).map_err(|r| self.refused(side, r, tc))?;
+        let answer = ask(self.engines[side.index()], &request)
+            .map_err(|r| r.forfeit(side, tc, self.moves.clone()))?;
         let m = self.referee(side, &answer.line)?;
         self.pos.play_unchecked(m);
         self.moves.push(m);
@@ -225,21 +225,6 @@ impl<'a> Referee<'a> {
             }
         }
         line
-    }
-
-    /// The forfeit for a turn without a usable reply.
-    fn refused(&self, side: Side, refusal: Refusal, tc: TimeControl) -> Played<Move> {
-        let moves = self.moves.clone();
-        match refusal {
-            Refusal::Failed(f) => Played::failure(side, &f, moves),
-            Refusal::TooSlow(why) => Played::forfeit(
-                side,
-                Termination::TimeForfeit,
-                format!("{why} ({tc})"),
-                moves,
-            ),
-            Refusal::Protocol(why) => Played::forfeit(side, Termination::Protocol, why, moves),
-        }
     }
 
     /// The move of a `bestmove` line, if it is legal here.

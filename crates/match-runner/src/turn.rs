@@ -4,7 +4,9 @@
 //! reply within the mover's budget, keeping the last `info` line's score and
 //! depth for the record.
 
+use crate::outcome::{Played, Side, Termination};
 use engine_client::{Engine, EngineFailure, Wait};
+use std::fmt::Display;
 use std::time::{Duration, Instant};
 
 /// An engine's reply to one `go`.
@@ -38,6 +40,21 @@ pub enum Refusal {
     TooSlow(String),
     /// The engine broke the protocol (the text says how).
     Protocol(String),
+}
+
+impl Refusal {
+    /// The game `side` loses for this refusal, after `moves`; `tc` names
+    /// the time control a late reply broke.
+    pub fn forfeit<M>(self, side: Side, tc: impl Display, moves: Vec<M>) -> Played<M> {
+        match self {
+            Refusal::Failed(f) => Played::failure(side, &f, moves),
+            Refusal::TooSlow(why) => {
+                let why = format!("{why} ({tc})");
+                Played::forfeit(side, Termination::TimeForfeit, why, moves)
+            }
+            Refusal::Protocol(why) => Played::forfeit(side, Termination::Protocol, why, moves),
+        }
+    }
 }
 
 /// What to send and what to wait for.

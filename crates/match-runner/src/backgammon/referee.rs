@@ -128,21 +128,14 @@ impl<'a> Referee<'a> {
         Ok(answer)
     }
 
-    /// The forfeit for a decision without a usable reply.
+    /// The forfeit for a decision without a usable reply, scored as the
+    /// table scores a forfeit (a match forfeit, or the money game's value).
     fn refused(&self, side: Side, refusal: Refusal, tc: TimeControl) -> Played<Turn> {
-        let result = self.table.forfeit_result(side);
-        let moves = self.table.record().0;
-        let played = match refusal {
-            Refusal::Failed(f) => Played::failure(side, &f, moves),
-            Refusal::TooSlow(why) => Played::forfeit(
-                side,
-                Termination::TimeForfeit,
-                format!("{why} ({tc})"),
-                moves,
-            ),
-            Refusal::Protocol(why) => Played::forfeit(side, Termination::Protocol, why, moves),
-        };
-        Played { result, ..played }
+        let played = refusal.forfeit(side, tc, self.table.record().0);
+        Played {
+            result: self.table.forfeit_result(side),
+            ..played
+        }
     }
 
     /// The illegal-move forfeit.
