@@ -1,6 +1,7 @@
 //! The rules of classic backgammon (RULES-backgammon.md): positions, dice,
 //! legal moves, checked play, cube, game and match state, and the text forms
-//! of GNU Backgammon and eXtreme Gammon. Pure: no dependencies, no I/O.
+//! of GNU Backgammon and eXtreme Gammon, and seeded dice. Pure: no
+//! dependencies, no I/O.
 
 mod base64;
 mod board;
@@ -13,6 +14,7 @@ mod movegen;
 mod moves;
 mod notation;
 mod play;
+mod rng;
 mod xgid;
 
 pub use base64::Base64Error;
@@ -31,4 +33,5 @@ pub use matchid::{
 pub use moves::{Move, MoveList, Step};
 pub use notation::{ParseMoveError, TypedMove, TypedPath};
 pub use play::{IllegalMove, MoveError, Reason};
+pub use rng::SplitMix;
 pub use xgid::{XgDice, Xgid, XgidError};

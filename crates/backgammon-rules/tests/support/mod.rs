@@ -4,27 +4,20 @@
 //! bearing off).
 #![allow(dead_code)]
 
-use backgammon_rules::{Board, Dice};
+use backgammon_rules::{Board, Dice, SplitMix};
 
-/// SplitMix64: tiny, seeded, and good enough to pick test positions.
-pub struct Rng(u64);
+/// The rules crate's seeded generator, with the `u64` ranges and
+/// percentages the tests ask for.
+pub struct Rng(SplitMix);
 
 impl Rng {
     pub fn new(seed: u64) -> Rng {
-        Rng(seed)
+        Rng(SplitMix::new(seed))
     }
 
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in 0..n (n > 0).
+    /// Uniform in 0..n (0 < n < 2^32).
     pub fn below(&mut self, n: u64) -> u64 {
-        ((self.next_u64() >> 32) * n) >> 32
+        self.0.below(n as u32) as u64
     }
 
     /// True with probability `percent` / 100.
@@ -33,7 +26,7 @@ impl Rng {
     }
 
     pub fn dice(&mut self) -> Dice {
-        Dice::new(self.below(6) as u8 + 1, self.below(6) as u8 + 1).unwrap()
+        self.0.dice()
     }
 }
 
