@@ -1,10 +1,10 @@
 //! What the runner needs of a game: its openings, a referee that plays one
-//! game between two engine processes, and a replay that checks a record.
+//! game between two engine processes, a replay that checks a record, and
+//! the record of a finished game.
 //! Everything else (schedule, workers, records files, resume, shards,
 //! merge, statistics) is written once, over this trait.
 
-use super::outcome::{GameResult, Played, Side};
-use super::records::GameRecord;
+use super::outcome::{GameResult, Played, Side, Termination};
 use super::spec::{Proto, TimeControl};
 use engine_client::Engine;
 use std::fmt::{Debug, Display};
@@ -80,6 +80,32 @@ pub trait Game: Sized + Send + Sync + 'static {
     fn transcript(_record: &GameRecord<Self>) -> Option<String> {
         None
     }
+}
+
+/// One finished game, as the records hold it (their text form is in
+/// [`crate::records`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord<G: Game> {
+    pub event: String,
+    /// `YYYY.MM.DD`.
+    pub date: String,
+    /// The game pair's number, from 0 (written 1-based in the Round tag).
+    pub pair: usize,
+    /// 1 or 2: the game within its pair.
+    pub game: u8,
+    pub white: String,
+    pub black: String,
+    pub opening: G::Opening,
+    /// The time control, as `TimeControl` writes it.
+    pub tc: String,
+    pub result: GameResult,
+    pub termination: Termination,
+    /// What happened, for abnormal terminations.
+    pub detail: Option<String>,
+    pub moves: Vec<G::Move>,
+    /// A comment per move (the engine's score, depth and time), or empty.
+    /// Written as `{...}` after the move; read back from the records.
+    pub notes: Vec<String>,
 }
 
 /// Where a replayed game stands.

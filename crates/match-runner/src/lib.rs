@@ -23,9 +23,9 @@ pub mod stats;
 pub mod summary;
 pub mod turn;
 
-pub use game::{Game, GameSettings, Replayed, Scoring};
+pub use game::{Game, GameRecord, GameSettings, Replayed, Scoring};
 pub use outcome::{GameResult, Played, Side, Termination};
-pub use records::{parse_records, GameRecord};
+pub use records::parse_records;
 pub use runner::{merge, run_match};
 pub use spec::{EngineSpec, Proto, Schedule, Shard, SpecError, TimeControl};
 pub use stats::{EloEstimate, Pentanomial, PointsEstimate, PointsTally, Sprt, Trinomial};

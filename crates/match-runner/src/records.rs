@@ -6,35 +6,10 @@
 //! The format is the same for every [`Game`]: its openings and moves are
 //! written and read with their `Display` and `FromStr`.
 
-use super::game::{Game, Replayed};
+use super::game::{Game, GameRecord, Replayed};
 use super::outcome::{GameResult, Side, Termination};
 use super::summary::Scored;
 use std::fmt;
-
-/// One finished game.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameRecord<G: Game> {
-    pub event: String,
-    /// `YYYY.MM.DD`.
-    pub date: String,
-    /// The game pair's number, from 0 (written 1-based in the Round tag).
-    pub pair: usize,
-    /// 1 or 2: the game within its pair.
-    pub game: u8,
-    pub white: String,
-    pub black: String,
-    pub opening: G::Opening,
-    /// The time control, as `TimeControl` writes it.
-    pub tc: String,
-    pub result: GameResult,
-    pub termination: Termination,
-    /// What happened, for abnormal terminations.
-    pub detail: Option<String>,
-    pub moves: Vec<G::Move>,
-    /// A comment per move (the engine's score, depth and time), or empty.
-    /// Written as `{...}` after the move; read back from the records.
-    pub notes: Vec<String>,
-}
 
 fn escape(s: &str) -> String {
     s.replace('\\', "\\\\").replace('"', "\\\"")

@@ -3,9 +3,10 @@
 //! records file, resuming, shards, the SPRT stop, and merging shards. All of
 //! it generic over the [`Game`].
 
+use super::game::GameRecord;
 use super::game::{tc_label, Game, GameSettings, Scoring};
 use super::outcome::{Played, Side};
-use super::records::{parse_records, today, GameRecord};
+use super::records::{parse_records, today};
 use super::spec::{EngineSpec, Shard, TimeControl};
 use super::stats::{Sprt, SprtDecision};
 use super::summary::Tally;

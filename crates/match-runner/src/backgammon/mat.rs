@@ -9,8 +9,8 @@
 
 use super::table::Event;
 use super::{replay, Backgammon};
+use crate::game::GameRecord;
 use crate::outcome::Side;
-use crate::records::GameRecord;
 use backgammon_rules::{Board, Dice, Move, Point, Side as BoardSide};
 use std::fmt::Write as _;
 

@@ -17,9 +17,9 @@ mod token;
 pub use table::{player_of, side_of, Due, Event, Table};
 pub use token::{CubeAction, Roll, Turn};
 
+use super::game::GameRecord;
 use super::game::{Game, GameSettings, Replayed, Scoring};
 use super::outcome::{GameResult, Played, Side};
-use super::records::GameRecord;
 use super::spec::Proto;
 use engine_client::Engine;
 use std::fmt;
