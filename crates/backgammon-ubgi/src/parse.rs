@@ -5,11 +5,11 @@
 
 use crate::command::{Command, Decision, PositionText, Query};
 use engine_daemon::quote;
-use engine_daemon::words::{bare, end, found, keyword, word};
+use engine_daemon::words::{self, bare, end, found, keyword, word};
 use nom::branch::alt;
 use nom::character::complete::{one_of, space1};
 use nom::combinator::{cut, eof, opt, peek, rest, value, verify};
-use nom::error::{context, ContextError, ErrorKind, ParseError as NomParseError};
+use nom::error::context;
 use nom::sequence::{preceded, terminated};
 use nom::{IResult, Parser};
 
@@ -68,7 +68,7 @@ pub fn parse_command(line: &str) -> Result<Option<Command>, CommandError> {
             ),
         }),
         Err(nom::Err::Failure(e)) => Err(CommandError {
-            code: e.code,
+            code: e.problem,
             message: format!(
                 "{word}: expected {}, found {}",
                 e.expected.unwrap_or("something else"),
@@ -82,36 +82,14 @@ pub fn parse_command(line: &str) -> Result<Option<Command>, CommandError> {
     }
 }
 
-/// The parsers' error: where, what was expected (the innermost `context`),
-/// and the code to answer with.
-#[derive(Clone, Debug, PartialEq)]
-struct PError<'a> {
-    at: &'a str,
-    expected: Option<&'static str>,
-    code: ErrorCode,
-}
+/// The parsers' error; the problem is the code to answer with.
+type PError<'a> = words::PError<'a, ErrorCode>;
 
-impl<'a> NomParseError<&'a str> for PError<'a> {
-    fn from_error_kind(input: &'a str, _kind: ErrorKind) -> Self {
-        PError {
-            at: input,
-            expected: None,
-            code: ErrorCode::BadCommand,
-        }
-    }
+impl words::Problem for ErrorCode {
+    const UNMATCHED: ErrorCode = ErrorCode::BadCommand;
 
-    fn append(_input: &'a str, _kind: ErrorKind, other: Self) -> Self {
-        other
-    }
-}
-
-impl<'a> ContextError<&'a str> for PError<'a> {
-    fn add_context(input: &'a str, ctx: &'static str, mut other: Self) -> Self {
-        if other.expected.is_none() {
-            other.expected = Some(ctx);
-            other.at = input;
-        }
-        other
+    fn is_unmatched(&self) -> bool {
+        *self == ErrorCode::BadCommand
     }
 }
 
@@ -170,7 +148,7 @@ fn die(input: &str) -> Res<'_, u8> {
 fn dice(input: &str) -> Res<'_, Command> {
     fn bad_value(p: PError<'_>) -> PError<'_> {
         PError {
-            code: ErrorCode::BadValue,
+            problem: ErrorCode::BadValue,
             ..p
         }
     }

@@ -1,15 +1,71 @@
 //! The nom building blocks every dialect's parser is made of: whole
 //! keywords, words, the end of a line, commands without arguments, and the
-//! first word of a text for messages. Generic over the dialect's error type.
+//! first word of a text for messages, and the error type the parsers share.
+//! Generic over what a dialect can say went wrong.
 
 use crate::transport::quote;
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_till1};
 use nom::character::complete::{space0, space1};
 use nom::combinator::{cut, eof, peek, value};
-use nom::error::{context, ContextError, ParseError};
+use nom::error::{context, ContextError, ErrorKind, ParseError};
 use nom::sequence::{preceded, terminated};
 use nom::{IResult, Parser};
+
+/// What a dialect's parser can report beyond "did not match".
+pub trait Problem: Clone {
+    /// A nom parser did not match.
+    const UNMATCHED: Self;
+
+    /// Whether this is [`Problem::UNMATCHED`].
+    fn is_unmatched(&self) -> bool;
+}
+
+/// A parser's error: where it happened, what was expected there (the
+/// innermost `context` wins), and the dialect's problem.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PError<'a, P> {
+    pub at: &'a str,
+    pub expected: Option<&'static str>,
+    pub problem: P,
+}
+
+impl<'a, P> PError<'a, P> {
+    /// `problem` at `at`, with nothing expected yet.
+    pub fn new(at: &'a str, problem: P) -> Self {
+        PError {
+            at,
+            expected: None,
+            problem,
+        }
+    }
+}
+
+impl<'a, P: Problem> ParseError<&'a str> for PError<'a, P> {
+    fn from_error_kind(input: &'a str, _kind: ErrorKind) -> Self {
+        PError::new(input, P::UNMATCHED)
+    }
+
+    fn append(_input: &'a str, _kind: ErrorKind, other: Self) -> Self {
+        other
+    }
+}
+
+impl<'a, P: Problem> ContextError<&'a str> for PError<'a, P> {
+    /// The innermost context names what was expected; for a plain mismatch
+    /// the place becomes the context's start, so the message quotes the
+    /// word that should have been the expected thing. A specific problem
+    /// keeps its own place.
+    fn add_context(input: &'a str, ctx: &'static str, mut other: Self) -> Self {
+        if other.expected.is_none() {
+            other.expected = Some(ctx);
+            if other.problem.is_unmatched() {
+                other.at = input;
+            }
+        }
+        other
+    }
+}
 
 /// `word`, as a whole word (followed by whitespace or the end of the line).
 pub fn keyword<'a, E: ParseError<&'a str>>(

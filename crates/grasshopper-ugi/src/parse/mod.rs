@@ -5,12 +5,12 @@
 
 use crate::command::{Command, Go, Query, Start};
 use crate::error::CommandError;
-use engine_daemon::words::{bare, end, found, keyword, word};
+use engine_daemon::words::{self, bare, end, found, keyword, word};
 use grasshopper_rules::{Move, ParseMoveError, ParsePositionError, Position};
 use nom::branch::alt;
 use nom::character::complete::{char, digit1, space1};
 use nom::combinator::{cut, map, opt, rest, value, verify};
-use nom::error::{context, ContextError, ErrorKind, ParseError};
+use nom::error::context;
 use nom::multi::many0;
 use nom::sequence::{preceded, terminated};
 use nom::{IResult, Parser};
@@ -65,17 +65,11 @@ pub fn parse_command(line: &str) -> Result<Option<Command>, CommandError> {
     }
 }
 
-/// The parsers' error: where it happened, what was expected there (the
-/// innermost `context` wins), and anything more specific than "did not match".
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct PError<'a> {
-    at: &'a str,
-    expected: Option<&'static str>,
-    problem: Problem,
-}
+/// The parsers' error, with the UGI dialect's problems.
+pub(crate) type PError<'a> = words::PError<'a, Problem>;
 
 #[derive(Clone, Debug, PartialEq)]
-enum Problem {
+pub(crate) enum Problem {
     /// A nom parser did not match.
     Nom,
     /// Digits that overflow their number type.
@@ -88,35 +82,11 @@ enum Problem {
     },
 }
 
-impl<'a> PError<'a> {
-    fn new(at: &'a str, problem: Problem) -> Self {
-        PError {
-            at,
-            expected: None,
-            problem,
-        }
-    }
-}
+impl words::Problem for Problem {
+    const UNMATCHED: Problem = Problem::Nom;
 
-impl<'a> ParseError<&'a str> for PError<'a> {
-    fn from_error_kind(input: &'a str, _kind: ErrorKind) -> Self {
-        PError::new(input, Problem::Nom)
-    }
-
-    fn append(_input: &'a str, _kind: ErrorKind, other: Self) -> Self {
-        other
-    }
-}
-
-impl<'a> ContextError<&'a str> for PError<'a> {
-    fn add_context(input: &'a str, ctx: &'static str, mut other: Self) -> Self {
-        if other.expected.is_none() {
-            other.expected = Some(ctx);
-            if other.problem == Problem::Nom {
-                other.at = input;
-            }
-        }
-        other
+    fn is_unmatched(&self) -> bool {
+        *self == Problem::Nom
     }
 }
 
