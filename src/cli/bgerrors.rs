@@ -10,6 +10,8 @@ use backgammon_engine::rng::SplitMix;
 use backgammon_engine::search::Searcher;
 use backgammon_engine::selfplay::positions;
 use backgammon_rules::{Board, Dice, MoveList, Side};
+use match_runner::backgammon::{Backgammon, Table};
+use match_runner::parse_records;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -22,6 +24,11 @@ pub struct ErrorsArgs {
     /// Seed of the self-play games the positions come from and of their rolls.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Take the positions from these match records (`match --game
+    /// backgammon --pgn`) instead of self-play: the positions where a
+    /// player moved with a choice, spread evenly over the file.
+    #[arg(long)]
+    pub records: Option<PathBuf>,
     /// Our plies to judge, comma-separated (1 = every move by the net).
     #[arg(long, default_value = "1,2", value_delimiter = ',')]
     pub plies: Vec<u8>,
@@ -60,15 +67,24 @@ struct Case {
 
 /// Runs `backgammon errors`.
 pub fn run(a: ErrorsArgs, out: &mut impl Write) -> Result<(), String> {
-    let cases = cases(&a);
+    let (rolls, origin) = match &a.records {
+        Some(path) => (
+            record_rolls(path, a.positions)?,
+            format!("the records of {}", path.display()),
+        ),
+        None => (
+            self_play_rolls(&a),
+            format!("seeded self-play of the net (seed {})", a.seed),
+        ),
+    };
+    let cases = cases(&a, &rolls);
     let judged = judge(&a, &cases)?;
     let w = |out: &mut dyn Write, s: String| writeln!(out, "{s}").map_err(|e| e.to_string());
     w(
         out,
         format!(
-            "{} positions with a choice from seeded self-play of the net (seed {}), judged by gnubg {}-ply, cubeless money equity",
+            "{} positions with a choice from {origin}, judged by gnubg {}-ply, cubeless money equity",
             cases.len(),
-            a.seed,
             a.judge_plies
         ),
     )?;
@@ -89,11 +105,10 @@ pub fn run(a: ErrorsArgs, out: &mut impl Write) -> Result<(), String> {
     Ok(())
 }
 
-/// The positions: every 5th of seeded self-play games, each with a fresh
-/// roll, kept when the roll leaves a choice.
-fn cases(a: &ErrorsArgs) -> Vec<Case> {
+/// Positions with a roll that leaves a choice: every 5th position of
+/// seeded self-play games, each with a fresh roll.
+fn self_play_rolls(a: &ErrorsArgs) -> Vec<(Board, Dice)> {
     let eval = backgammon_engine::player::shipped();
-    let mut searcher = Searcher::new(eval);
     let mut rng = SplitMix::new(a.seed ^ 0x5eed);
     let mut moves = Box::<MoveList>::default();
     let mut out = Vec::new();
@@ -105,20 +120,63 @@ fn cases(a: &ErrorsArgs) -> Vec<Case> {
         {
             let dice: Dice = rng.dice();
             board.legal_moves_into(dice, &mut moves);
-            if moves.len() < 2 || out.len() == a.positions {
-                continue;
+            if moves.len() >= 2 && out.len() < a.positions {
+                out.push((board, dice));
             }
+        }
+        games *= 2;
+    }
+    out
+}
+
+/// Up to `n` positions where a player of the recorded games moved with a
+/// choice (board seen by the mover, and the dice), spread evenly over the
+/// records.
+fn record_rolls(path: &Path, n: usize) -> Result<Vec<(Board, Dice)>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let parsed =
+        parse_records::<Backgammon>(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut all = Vec::new();
+    for record in &parsed.games {
+        let mut table = Table::new(record.opening);
+        for turn in &record.moves {
+            let board = *table.game().board();
+            if let Some(roll) = &turn.roll {
+                if board.legal_moves(roll.dice).len() >= 2 {
+                    all.push((board, roll.dice));
+                }
+            }
+            if table.apply(turn).is_err() {
+                break;
+            }
+        }
+    }
+    if all.is_empty() {
+        return Err(format!("{}: no position with a choice", path.display()));
+    }
+    let step = all.len() as f64 / n.min(all.len()) as f64;
+    Ok((0..n.min(all.len()))
+        .map(|k| all[(k as f64 * step) as usize])
+        .collect())
+}
+
+/// Each position's legal moves and our choices among them.
+fn cases(a: &ErrorsArgs, rolls: &[(Board, Dice)]) -> Vec<Case> {
+    let mut searcher = Searcher::new(backgammon_engine::player::shipped());
+    let mut moves = Box::<MoveList>::default();
+    rolls
+        .iter()
+        .map(|&(board, dice)| {
+            board.legal_moves_into(dice, &mut moves);
             let afters = moves.boards().iter().map(after).collect();
             let ours = a
                 .plies
                 .iter()
                 .map(|&p| searcher.choose(&board, dice, p, None, &mut moves).index)
                 .collect();
-            out.push(Case { afters, ours });
-        }
-        games *= 2;
-    }
-    out
+            Case { afters, ours }
+        })
+        .collect()
 }
 
 /// The position after a move with the opponent on roll, or the mover's
@@ -242,5 +300,23 @@ mod tests {
         assert_eq!(error_of(&v, 1), 0.0);
         assert!((error_of(&v, 2) - 1.4).abs() < 1e-12);
         assert!(summary("x", &[0.0, 0.002]).starts_with("x: 1.0 ± "));
+    }
+
+    #[test]
+    fn record_positions_are_the_movers_boards_with_a_choice() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/backgammon-money.pgn");
+        let all = record_rolls(&path, 1000).unwrap();
+        // Black opens with 5-6 from the start position (1... 56:24/13).
+        assert_eq!(all[0], (Board::START, Dice::new(5, 6).unwrap()));
+        // 48 plies, of which the passes and forced moves offer no choice.
+        assert!(all.len() > 10 && all.len() < 48, "{}", all.len());
+        for (board, dice) in &all {
+            assert!(board.legal_moves(*dice).len() >= 2);
+        }
+        let five = record_rolls(&path, 5).unwrap();
+        assert_eq!(five.len(), 5);
+        assert_eq!(five[0], all[0]);
+        assert!(five.iter().all(|r| all.contains(r)));
+        assert!(record_rolls(Path::new("no/such.pgn"), 5).is_err());
     }
 }
