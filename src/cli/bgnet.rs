@@ -5,6 +5,7 @@ use backgammon_engine::duel::{duel, Chooser, DuelResult, PubevalChooser, RandomC
 use backgammon_engine::rng::SplitMix;
 use backgammon_engine::train::{self, TrainConfig};
 use backgammon_engine::{Evaluator, Pubeval};
+use backgammon_rules::Board;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -214,13 +215,16 @@ pub struct BenchArgs {
     #[arg(long)]
     pub nets: Option<PathBuf>,
     /// Also time GNU Backgammon's evaluation of the same positions
-    /// (its `gnubg` Python module, through this program).
+    /// (its `gnubg` Python module, through this program) and its own
+    /// `calibrate`, with the ratio of ours to it.
     #[arg(long)]
     pub gnubg: Option<PathBuf>,
 }
 
 /// The Python script gnubg runs to time its 0-ply evaluation; it reads the
-/// Position IDs from the file named by BG_IDS and prints `gnubg <n> <cpu-s>`.
+/// Position IDs from the file named by BG_IDS and prints `gnubg-timing <n>
+/// <cpu-s> <cpu-s>`, then gnubg's own `calibrate` (static evaluations a
+/// second timed inside gnubg, free of the Python calls' cost).
 const GNUBG_TIMER: &str = r#"
 import gnubg, os, time
 gnubg.command("set threads 1")
@@ -237,6 +241,7 @@ for b in boards:
     gnubg.positionid(b)
 t2 = time.process_time() - t
 print("gnubg-timing %d %.6f %.6f" % (len(boards), t1, t2))
+gnubg.command("calibrate 300")
 "#;
 
 /// Runs `backgammon bench`.
@@ -299,41 +304,62 @@ pub fn bench(a: BenchArgs, out: &mut impl Write) -> Result<(), String> {
         )?;
     }
     if let Some(gnubg) = a.gnubg {
-        let dir = std::env::temp_dir().join(format!("gh-bench-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-        let ids: String = boards.iter().map(|b| format!("{b}\n")).collect();
-        std::fs::write(dir.join("ids.txt"), ids).map_err(|e| e.to_string())?;
-        std::fs::write(dir.join("timer.py"), GNUBG_TIMER).map_err(|e| e.to_string())?;
-        let o = std::process::Command::new(&gnubg)
-            .args(["-t", "-q", "-p"])
-            .arg(dir.join("timer.py"))
-            .env("BG_IDS", dir.join("ids.txt"))
-            .output()
-            .map_err(|e| format!("{}: {e}", gnubg.display()))?;
-        let _ = std::fs::remove_dir_all(&dir);
-        let text = String::from_utf8_lossy(&o.stdout);
-        let line = text
-            .lines()
-            .find(|l| l.starts_with("gnubg-timing"))
-            .ok_or_else(|| format!("gnubg printed no timing: {text}"))?;
-        let f: Vec<f64> = line
-            .split_whitespace()
-            .skip(1)
-            .filter_map(|x| x.parse().ok())
-            .collect();
-        let (n, t_eval, t_call) = (f[0], f[1], f[2]);
-        w(
-            out,
-            format!(
-                "gnubg 0-ply evaluations (same positions, its Python module): {:.0} per second; {:.0} per second net of the cost of a Python call to positionid ({:.2} cpu-s, {:.2} cpu-s)",
-                n / t_eval,
-                n / (t_eval - t_call).max(1e-9),
-                t_eval,
-                t_call
-            ),
-        )?;
+        for line in gnubg_timing(&gnubg, &boards, e.per_second())? {
+            w(out, line)?;
+        }
     }
     Ok(())
+}
+
+/// Times GNU Backgammon on the same positions: its 0-ply evaluation
+/// through its Python module, and its own `calibrate`, each beside
+/// `ours` (our evaluations a second).
+fn gnubg_timing(gnubg: &Path, boards: &[Board], ours: f64) -> Result<Vec<String>, String> {
+    let dir = std::env::temp_dir().join(format!("gh-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let ids: String = boards.iter().map(|b| format!("{b}\n")).collect();
+    std::fs::write(dir.join("ids.txt"), ids).map_err(|e| e.to_string())?;
+    std::fs::write(dir.join("timer.py"), GNUBG_TIMER).map_err(|e| e.to_string())?;
+    let o = std::process::Command::new(gnubg)
+        .args(["-t", "-q", "-p"])
+        .arg(dir.join("timer.py"))
+        .env("BG_IDS", dir.join("ids.txt"))
+        .output()
+        .map_err(|e| format!("{}: {e}", gnubg.display()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let text = String::from_utf8_lossy(&o?.stdout).into_owned();
+    let numbers_after = |prefix: &str| -> Result<Vec<f64>, String> {
+        let line = text
+            .lines()
+            // gnubg draws its progress with carriage returns before the result.
+            .find_map(|l| l.find(prefix).map(|i| &l[i + prefix.len()..]))
+            .ok_or_else(|| format!("gnubg printed no \"{prefix}\": {text}"))?;
+        Ok(line
+            .split_whitespace()
+            .filter_map(|x| x.parse().ok())
+            .collect())
+    };
+    let f = numbers_after("gnubg-timing")?;
+    let [n, t_eval, t_call] = f[..] else {
+        return Err(format!("gnubg's timing line holds {f:?}"));
+    };
+    let calibrated = numbers_after("Calibration result:")?
+        .first()
+        .copied()
+        .ok_or_else(|| format!("gnubg's calibration result is not a number: {text}"))?;
+    Ok(vec![
+        format!(
+            "gnubg 0-ply evaluations (same positions, its Python module): {:.0} per second; {:.0} per second net of the cost of a Python call to positionid ({:.2} cpu-s, {:.2} cpu-s)",
+            n / t_eval,
+            n / (t_eval - t_call).max(1e-9),
+            t_eval,
+            t_call
+        ),
+        format!(
+            "gnubg calibrate (its own timing of static evaluations, one thread, wall clock): {calibrated:.0} per second; ours {:.1} times that",
+            ours / calibrated
+        ),
+    ])
 }
 
 /// `backgammon refine`.
