@@ -36,7 +36,7 @@ mod index;
 mod store;
 
 pub use index::{HalfKey, Layout, MAX_N};
-pub use store::{halves_of, unit_of, unit_path, Half, RetroError, Store};
+pub use store::{halves_of, unit_of, unit_path, Half, RetroError, StepTarget, Store};
 
 use index::SliceCursor;
 use std::collections::BTreeSet;
@@ -46,7 +46,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use grasshopper_rules::{Move, Position};
+use grasshopper_rules::{Move, MoveKind, Position};
 
 /// How a retrograde solve runs.
 #[derive(Clone, Debug)]
@@ -159,16 +159,17 @@ pub fn evaluate(store: &Store, pos: &Position) -> i8 {
         return -evaluate(store, &child);
     }
     let mut best = -1;
+    let steps = store.step_target(pos);
     // Bear-offs come last in generation order and win most often.
     for &m in moves.iter().rev() {
         let mut child = *pos;
         child.play_unchecked(m);
-        if child.is_won() {
-            return 1;
-        }
-        let v = -store
-            .value(&child)
-            .unwrap_or_else(|| panic!("no value for {child}, a child of {pos}"));
+        let value = match m.kind() {
+            MoveKind::Step(..) => store.step_value(steps, &child),
+            _ if child.is_won() => return 1,
+            _ => store.value(&child),
+        };
+        let v = -value.unwrap_or_else(|| panic!("no value for {child}, a child of {pos}"));
         if v == 1 {
             return 1;
         }

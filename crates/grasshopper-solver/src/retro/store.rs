@@ -25,7 +25,7 @@
 //! bits).
 
 use super::index::{locate, HalfKey, Layout, HALF_IDS};
-use grasshopper_rules::Position;
+use grasshopper_rules::{Decided, Position};
 use std::fmt;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
@@ -268,6 +268,25 @@ pub fn read_unit(path: &Path, unit: HalfKey) -> Result<(Vec<Half>, u64), RetroEr
     Ok((halves, next))
 }
 
+/// Where the step children of a position are found (see
+/// [`Store::step_target`]).
+#[derive(Copy, Clone)]
+pub enum StepTarget<'a> {
+    /// In this table.
+    Table(&'a Half),
+    /// Settled without a table: this value, unless decided on the board.
+    Settled(i8),
+    /// In a table the store does not hold.
+    Missing,
+}
+
+/// The value an entry code stands for (`None`: not computed).
+#[inline(always)]
+fn decode(code: u8) -> Option<i8> {
+    const VALUES: [Option<i8>; 4] = [None, Some(1), Some(0), Some(-1)];
+    VALUES[code as usize & 3]
+}
+
 /// Half-phase tables in memory, found by their dense key.
 pub struct Store {
     halves: Vec<Option<Arc<Half>>>,
@@ -323,12 +342,46 @@ impl Store {
             Ok((key, lone, wall)) => {
                 let h = self.halves[key.dense()].as_ref()?;
                 let i = h.layout.index(lone, wall)?;
-                match h.get(i) {
-                    0 => None,
-                    1 => Some(1),
-                    2 => Some(0),
-                    _ => Some(-1),
-                }
+                decode(h.get(i))
+            }
+        }
+    }
+
+    /// Where the children that `pos` (not won) reaches by a step are found:
+    /// a step changes no count and no run, so they all lie in the flip of
+    /// its half-phase, or are all settled draws (nobody can win any more).
+    #[inline(always)]
+    pub fn step_target(&self, pos: &Position) -> StepTarget<'_> {
+        let me = pos.side_to_move();
+        if !pos.can_still_win(me) && !pos.can_still_win(me.opposite()) {
+            return StepTarget::Settled(0);
+        }
+        match HalfKey::of(pos) {
+            None => StepTarget::Settled(-1),
+            Some(key) => self.halves[key.flip().dense()]
+                .as_deref()
+                .map_or(StepTarget::Missing, StepTarget::Table),
+        }
+    }
+
+    /// [`Store::value`] of a child reached by a step from the position that
+    /// gave `target`: the same answer, without finding the table again.
+    #[inline(always)]
+    pub fn step_value(&self, target: StepTarget<'_>, child: &Position) -> Option<i8> {
+        match child.decided() {
+            Some(Decided::WinsNow) => return Some(1),
+            Some(_) => return Some(-1),
+            None => {}
+        }
+        match target {
+            StepTarget::Settled(v) => Some(v),
+            StepTarget::Missing => None,
+            StepTarget::Table(h) => {
+                let me = child.side_to_move();
+                let other = me.opposite();
+                let lone = [child.lone_mask(me), child.lone_mask(other)];
+                let wall = [child.wall_mask(me), child.wall_mask(other)];
+                decode(h.get(h.layout.index(lone, wall)?))
             }
         }
     }
