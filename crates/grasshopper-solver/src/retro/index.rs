@@ -386,19 +386,23 @@ impl Layout {
     /// when its slice has room in this layout.
     #[inline(always)]
     pub fn index(&self, lone: [u32; 2], wall: [u32; 2]) -> Option<u64> {
-        let ps = profiles();
-        let im = ps.id[Profile::code(lone[0], wall[0])] as usize;
-        let io = ps.id[Profile::code(lone[1], wall[1])] as usize;
-        let s = *self.slice_of.get(im * self.np_o + io)?;
+        self.index_with(MoverPart::new(lone[0], wall[0]), lone[1], wall[1])
+    }
+
+    /// [`Layout::index`] with the mover's part worked out beforehand and the
+    /// other's masks.
+    #[inline(always)]
+    pub fn index_with(&self, mover: MoverPart, lone: u32, wall: u32) -> Option<u64> {
+        let io = profiles().id[Profile::code(lone, wall)] as usize;
+        let s = *self.slice_of.get(mover.id * self.np_o + io)?;
         let slice = self.slices.get(s as usize)?;
         let q = quads();
         let mut idx = 0u64;
         for k in 0..4 {
             let sh = Q * k as u32;
-            let code = q.p5[(lone[0] >> sh & 0x3F) as usize]
-                + 2 * q.p5[(wall[0] >> sh & 0x3F) as usize]
-                + 3 * q.p5[(lone[1] >> sh & 0x3F) as usize]
-                + 4 * q.p5[(wall[1] >> sh & 0x3F) as usize];
+            let code = mover.digits[k]
+                + 3 * q.p5[(lone >> sh & 0x3F) as usize] as u32
+                + 4 * q.p5[(wall >> sh & 0x3F) as usize] as u32;
             idx = idx * slice.radix[k] + q.rank[code as usize] as u64;
         }
         Some(slice.offset + idx)
@@ -422,6 +426,31 @@ impl Layout {
     pub fn position_at(&self, index: u64) -> Option<Position> {
         let (lone, wall) = self.masks_at(index)?;
         self.key.position(lone, wall)
+    }
+}
+
+/// What the mover's masks contribute to an index: the mover's profile id
+/// and, per quadrant, the mover's base-5 digits. Positions that share the
+/// mover's board (the children of one parent by the other's steps) share it.
+#[derive(Copy, Clone, Debug)]
+pub struct MoverPart {
+    id: usize,
+    digits: [u32; 4],
+}
+
+impl MoverPart {
+    #[inline(always)]
+    pub fn new(lone: u32, wall: u32) -> MoverPart {
+        let q = quads();
+        let digit = |k: u32| {
+            let sh = Q * k;
+            q.p5[(lone >> sh & 0x3F) as usize] as u32
+                + 2 * q.p5[(wall >> sh & 0x3F) as usize] as u32
+        };
+        MoverPart {
+            id: profiles().id[Profile::code(lone, wall)] as usize,
+            digits: [digit(0), digit(1), digit(2), digit(3)],
+        }
     }
 }
 

@@ -24,7 +24,7 @@
 //! their final values; resuming computes them again and stores the same
 //! bits).
 
-use super::index::{locate, HalfKey, Layout, HALF_IDS};
+use super::index::{locate, HalfKey, Layout, MoverPart, HALF_IDS};
 use grasshopper_rules::{Decided, Position};
 use std::fmt;
 use std::io::{BufReader, BufWriter, Read, Write};
@@ -272,8 +272,9 @@ pub fn read_unit(path: &Path, unit: HalfKey) -> Result<(Vec<Half>, u64), RetroEr
 /// [`Store::step_target`]).
 #[derive(Copy, Clone)]
 pub enum StepTarget<'a> {
-    /// In this table.
-    Table(&'a Half),
+    /// In this table, with the part of the index that the child's mover
+    /// (the parent's other, whom a step does not move) decides.
+    Table(&'a Half, MoverPart),
     /// Settled without a table: this value, unless decided on the board.
     Settled(i8),
     /// In a table the store does not hold.
@@ -356,11 +357,18 @@ impl Store {
         if !pos.can_still_win(me) && !pos.can_still_win(me.opposite()) {
             return StepTarget::Settled(0);
         }
-        match HalfKey::of(pos) {
-            None => StepTarget::Settled(-1),
-            Some(key) => self.halves[key.flip().dense()]
-                .as_deref()
-                .map_or(StepTarget::Missing, StepTarget::Table),
+        let Some(key) = HalfKey::of(pos) else {
+            return StepTarget::Settled(-1);
+        };
+        match self.halves[key.flip().dense()].as_deref() {
+            None => StepTarget::Missing,
+            Some(h) => {
+                let other = me.opposite();
+                StepTarget::Table(
+                    h,
+                    MoverPart::new(pos.lone_mask(other), pos.wall_mask(other)),
+                )
+            }
         }
     }
 
@@ -376,12 +384,12 @@ impl Store {
         match target {
             StepTarget::Settled(v) => Some(v),
             StepTarget::Missing => None,
-            StepTarget::Table(h) => {
-                let me = child.side_to_move();
-                let other = me.opposite();
-                let lone = [child.lone_mask(me), child.lone_mask(other)];
-                let wall = [child.wall_mask(me), child.wall_mask(other)];
-                decode(h.get(h.layout.index(lone, wall)?))
+            StepTarget::Table(h, mover) => {
+                let other = child.side_to_move().opposite();
+                let i =
+                    h.layout
+                        .index_with(mover, child.lone_mask(other), child.wall_mask(other))?;
+                decode(h.get(i))
             }
         }
     }
