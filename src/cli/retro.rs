@@ -31,8 +31,10 @@ pub struct RetroCheckArgs {
     #[arg(long)]
     tables: Option<PathBuf>,
     /// The reference: `solver` (alpha-beta on sampled positions),
-    /// `endgame` (every position the endgame tables of --tables hold) or
-    /// `forward` (every position a forward solve of the start computes).
+    /// `endgame` (every position the endgame tables of --tables hold),
+    /// `forward` (every position a forward solve of the start computes) or
+    /// `minimax` (every position reachable from the start, valued by plain
+    /// minimax; N <= 4).
     #[arg(long, default_value = "solver")]
     against: String,
 }
@@ -67,6 +69,7 @@ pub fn check(a: RetroCheckArgs, seed: u64, out: &mut impl Write) -> Result<(), C
     let r = match (a.against.as_str(), tables) {
         ("endgame", Some(t)) => checks::check_endgame(&a.retro, a.checkers, &t, log)?,
         ("forward", _) => checks::check_forward(&a.retro, a.checkers, log)?,
+        ("minimax", _) if a.checkers <= 4 => checks::check_minimax(&a.retro, a.checkers, log)?,
         ("solver", t) => {
             let sampling = checks::Sampling {
                 samples: a.samples,
@@ -78,7 +81,7 @@ pub fn check(a: RetroCheckArgs, seed: u64, out: &mut impl Write) -> Result<(), C
         }
         (other, _) => {
             return Err(CliError::Usage(format!(
-                "--against \"{other}\": expected solver, endgame (with --tables) or forward"
+                "--against \"{other}\": expected solver, endgame (with --tables), forward or minimax (N <= 4)"
             )))
         }
     };

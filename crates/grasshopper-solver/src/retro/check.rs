@@ -1,9 +1,11 @@
-//! The tables against the alpha-beta solver: sampled positions of the solved
-//! units, each solved independently by [`crate::Solver`].
+//! The tables against independent references: sampled positions of the
+//! solved units, each solved by the alpha-beta [`crate::Solver`]; the
+//! `tablegen` endgame tables; a forward solve; and a plain minimax over every
+//! position reachable from the start ([`check_minimax`]).
 
 use super::{halves_of, unit_size, units, Retro, RetroError, RetroOptions};
 use crate::{Solver, Value};
-use grasshopper_rules::Position;
+use grasshopper_rules::{Outcome, Position};
 use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
@@ -231,4 +233,140 @@ pub fn check_forward(dir: &Path, n: u8, log: &mut dyn Write) -> Result<CheckRepo
     }
     report.seconds = start.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// Exact values memoised by position key: open addressing over a
+/// power-of-two number of slots, at most half of them used (key 0 marks a
+/// free slot; [`fold`] never gives 0).
+struct Memo {
+    keys: Vec<u64>,
+    values: Vec<i8>,
+    len: usize,
+}
+
+impl Memo {
+    fn new(slots_log2: u32) -> Memo {
+        Memo {
+            keys: vec![0; 1 << slots_log2],
+            values: vec![0; 1 << slots_log2],
+            len: 0,
+        }
+    }
+
+    fn slot(&self, key: u64) -> usize {
+        let mask = self.keys.len() - 1;
+        let mut i = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20) as usize & mask;
+        while self.keys[i] != 0 && self.keys[i] != key {
+            i = (i + 1) & mask;
+        }
+        i
+    }
+
+    fn get(&self, key: u64) -> Option<i8> {
+        let i = self.slot(key);
+        (self.keys[i] == key).then(|| self.values[i])
+    }
+
+    fn insert(&mut self, key: u64, v: i8) {
+        assert!(
+            2 * self.len < self.keys.len(),
+            "the memo is half full: more positions than it was sized for"
+        );
+        let i = self.slot(key);
+        self.keys[i] = key;
+        self.values[i] = v;
+        self.len += 1;
+    }
+}
+
+/// The rules' exact 70-bit key folded into 64 bits for games of at most 4
+/// checkers a side (at most 4 to enter each): board digits, then the
+/// checkers to enter and the run as base-5 digits above them.
+fn fold(key: u128) -> u64 {
+    const BOARD: u64 = 5u64.pow(24);
+    let board = (key & ((1 << 56) - 1)) as u64;
+    let tw = (key >> 56 & 15) as u64;
+    let tb = (key >> 60 & 15) as u64;
+    let run = (key >> 64 & 7) as u64;
+    debug_assert!(tw < 5 && tb < 5 && run < 5);
+    board + BOARD * (1 + tw + 5 * (tb + 5 * run))
+}
+
+/// Plain minimax over the positions reachable from the start, memoised by
+/// the rules' key, with the outcome from the rules (RULES.md 11-12); every
+/// position it values that the tables store is compared with them.
+struct Minimax<'a> {
+    memo: Memo,
+    store: &'a super::Store,
+    report: CheckReport,
+}
+
+impl Minimax<'_> {
+    fn value(&mut self, pos: &Position) -> i8 {
+        let me = pos.side_to_move();
+        match pos.outcome() {
+            Outcome::Win(c) => return if c == me { 1 } else { -1 },
+            Outcome::Draw => return 0,
+            Outcome::Ongoing => {}
+        }
+        let key = fold(pos.canonical_key());
+        if let Some(v) = self.memo.get(key) {
+            return v;
+        }
+        let mut best = -1;
+        for &m in pos.legal_moves().iter() {
+            let mut child = *pos;
+            child.play_unchecked(m);
+            best = best.max(-self.value(&child));
+        }
+        self.memo.insert(key, best);
+        self.compare(pos, best);
+        best
+    }
+
+    fn compare(&mut self, pos: &Position, want: i8) {
+        let r = &mut self.report;
+        match self.store.value(pos) {
+            Some(table) if table == want => {}
+            Some(table) => r.mismatches.push((*pos, table, want)),
+            None => r.mismatches.push((*pos, 2, want)),
+        }
+        r.wdl[(1 - want) as usize] += 1;
+        r.samples += 1;
+    }
+}
+
+/// Values every position reachable from the start of the game of `n`
+/// checkers (at most 4) by plain minimax, which shares nothing with the
+/// tables but the rules (no index, phases, reductions or settled slices),
+/// and compares each with the tables in `dir` (all units complete). A
+/// position the tables do not answer counts as a mismatch with table value 2.
+pub fn check_minimax(dir: &Path, n: u8, log: &mut dyn Write) -> Result<CheckReport, RetroError> {
+    assert!(
+        n <= 4,
+        "the minimax check holds games of at most 4 checkers"
+    );
+    let start = Instant::now();
+    let mut sink = std::io::sink();
+    let mut retro = Retro::new(n, dir, RetroOptions::default(), &mut sink);
+    let mut report = CheckReport::default();
+    for u in units(n) {
+        retro.load(u)?;
+        report.units += 1;
+        report.positions += unit_size(u);
+    }
+    let mut m = Minimax {
+        memo: Memo::new(if n <= 2 { 16 } else { 29 }),
+        store: &retro.store,
+        report,
+    };
+    let root = Position::start(n).expect("a game size");
+    let v = m.value(&root);
+    let _ = writeln!(
+        log,
+        "check: minimax value {v}, {} positions valued",
+        m.memo.len
+    );
+    m.report.seconds = start.elapsed().as_secs_f64();
+    Ok(m.report)
 }

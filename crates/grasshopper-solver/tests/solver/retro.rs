@@ -171,3 +171,16 @@ fn a_run_stopped_at_checkpoints_resumes_to_the_same_files() {
     std::fs::remove_dir_all(&a).unwrap();
     std::fs::remove_dir_all(&b).unwrap();
 }
+
+#[test]
+fn the_minimax_check_values_every_reachable_two_checker_position_alike() {
+    // The 2-checker game has no table: the check compares minimax with the
+    // settled draws of the rules' reductions, on every reachable position.
+    let dir = temp_dir("n2_minimax");
+    let mut log = Vec::new();
+    let r = retro::check::check_minimax(&dir, 2, &mut log).unwrap();
+    assert!(r.samples > 1_000, "{} positions", r.samples);
+    assert_eq!(r.wdl, [0, r.samples, 0]);
+    assert!(r.mismatches.is_empty(), "{:?}", &r.mismatches[..1]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
