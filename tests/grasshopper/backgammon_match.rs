@@ -723,3 +723,31 @@ fn the_gnubg_adapter_answers_garbage_with_error_lines_and_goes_on() {
         );
     }
 }
+
+#[test]
+fn an_engine_that_fails_to_start_forfeits_the_match_game_at_its_value() {
+    // Given a 3-point match where one engine never answers `ubgi`,
+    let dir = scratch("bg_mute");
+    let mut args = faulty("mute", &["--mute"]);
+    args.extend(pubeval("pubeval"));
+    args.extend(["--pairs", "1", "--length", "3", "--timeout", "2000"].map(String::from));
+    // when the match is played (the records replay, or play() fails),
+    let (games, _, _) = play(&dir, &args);
+    // then each game is a stall before the first move that gives the other
+    // engine the whole match, as a forfeit mid-match would.
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        let offender = if g.white == "mute" {
+            Side::White
+        } else {
+            Side::Black
+        };
+        assert_eq!(g.termination, Termination::Stall, "{g}");
+        assert!(g.moves.is_empty(), "{g}");
+        let want = match offender {
+            Side::White => GameResult::points(0, 3),
+            Side::Black => GameResult::points(3, 0),
+        };
+        assert_eq!(g.result, want, "{g}");
+    }
+}

@@ -56,12 +56,12 @@ pub fn classify(board: &Board) -> Class {
     }
 }
 
-/// The nets with the bear-off tables.
+/// The nets, with the process's bear-off tables (generated at their first
+/// use, about a CPU-second: [`Bearoff::get`]).
 #[derive(Clone, Debug)]
 pub struct Evaluator {
     pub contact: Net,
     pub race: Net,
-    bearoff: &'static Bearoff,
 }
 
 /// The nets shipped in `data/`, compiled into the binary.
@@ -83,11 +83,7 @@ impl Evaluator {
     pub fn new(contact: Net, race: Net) -> Evaluator {
         assert_eq!(contact.inputs(), CONTACT_INPUTS);
         assert_eq!(race.inputs(), RACE_INPUTS);
-        Evaluator {
-            contact,
-            race,
-            bearoff: Bearoff::get(),
-        }
+        Evaluator { contact, race }
     }
 
     /// The nets trained here and shipped with the program.
@@ -105,7 +101,7 @@ impl Evaluator {
 
     /// The bear-off tables.
     pub fn bearoff(&self) -> &'static Bearoff {
-        self.bearoff
+        Bearoff::get()
     }
 
     /// The chances of the player on roll of `board` (before rolling), which
@@ -123,7 +119,7 @@ impl Evaluator {
                 race_inputs(board, &mut x);
                 sane(self.race.forward(&x))
             }
-            Class::Bearoff => self.bearoff.probs(board),
+            Class::Bearoff => Bearoff::get().probs(board),
         }
     }
 

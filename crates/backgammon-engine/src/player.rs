@@ -61,6 +61,13 @@ pub fn shipped() -> &'static Evaluator {
     EVAL.get_or_init(Evaluator::shipped)
 }
 
+/// Builds what the players share (the nets, the bear-off tables) now rather
+/// than at the first decision: for `isready`, so that `ubgi` is answered at
+/// once and the first move's time is not spent on it.
+pub fn prepare() {
+    shipped().bearoff();
+}
+
 /// How the net player searches.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct NetSettings {

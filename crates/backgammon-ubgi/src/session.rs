@@ -321,7 +321,12 @@ impl Dialect for Ubgi {
         };
         match command {
             Command::Ubgi => reply(Ok(self.identify())),
-            Command::IsReady => reply(Ok(vec!["readyok".to_string()])),
+            Command::IsReady => {
+                if self.settings.player == backgammon_engine::Kind::Net {
+                    backgammon_engine::player::prepare();
+                }
+                reply(Ok(vec!["readyok".to_string()]))
+            }
             Command::NewGame => {
                 if let Some(p) = self.player.as_mut() {
                     p.new_game();

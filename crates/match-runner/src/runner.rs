@@ -381,7 +381,8 @@ fn play_one<G: Game>(
     let (w, b) = job.seats(game);
     let tcs = shared.tcs(w, b);
     let opening = shared.game.opening(job.round);
-    let played = match start_engines::<G>(&shared.specs, shared.settings.timeout, procs, w, b)? {
+    let start = start_engines::<G>(&shared.specs, shared.settings.timeout, procs, w, b)?;
+    let played = match start.map(|f| scored_forfeit::<G>(f, &opening)) {
         Some(forfeit) => forfeit,
         None => {
             let (we, be) = two_mut(procs, w, b);
@@ -417,6 +418,16 @@ fn play_one<G: Game>(
         notes: played.notes,
     })
 }
+/// A forfeit before the first move, at the game's value of a forfeit (a
+/// match forfeit is worth the match, not one point).
+fn scored_forfeit<G: Game>(played: Played<G::Move>, opening: &G::Opening) -> Played<G::Move> {
+    let loser = played.offender.expect("a forfeit has an offender");
+    Played {
+        result: G::forfeit_result(opening, &[], loser),
+        ..played
+    }
+}
+
 /// Starts the engines of White (`w`) and Black (`b`) that have no process.
 /// A program that cannot be started at all ends the match; one that fails
 /// its handshake loses the game (the forfeit is returned).

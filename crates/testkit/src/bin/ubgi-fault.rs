@@ -9,7 +9,8 @@
 //!   (chequer, cube or take), misbehaves as KIND says: `illegal`
 //!   (`bestmove 24/1`, `bestcube maybe`, `besttake maybe`), `garbage` (an
 //!   unreadable answer), `crash` (exits at once), `silent` (never answers a
-//!   `go`, still answers `isready`), `error` (an error line).
+//!   `go`, still answers `isready`), `error` (an error line);
+//! - `--mute`: never answers anything, not even `ubgi` (a failed start).
 
 use std::io::{self, BufRead, BufReader, Write};
 use std::process::{ChildStdin, ChildStdout, Command, Stdio};
@@ -19,6 +20,7 @@ use std::process::{ChildStdin, ChildStdout, Command, Stdio};
 struct Opts {
     double: bool,
     drop: bool,
+    mute: bool,
     fail_at: Option<u32>,
     fail_on: Option<String>,
     fail: Option<String>,
@@ -35,6 +37,7 @@ fn parse(args: &[String]) -> (Opts, Vec<String>) {
         match a.as_str() {
             "--double" => o.double = true,
             "--drop" => o.drop = true,
+            "--mute" => o.mute = true,
             "--fail-at" => o.fail_at = Some(value().parse().expect("a number after --fail-at")),
             "--fail-on" => o.fail_on = Some(value()),
             "--fail" => o.fail = Some(value()),
@@ -91,6 +94,10 @@ fn decision(words: &[&str]) -> (&'static str, String) {
 fn main() -> io::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (o, engine) = parse(&args);
+    if o.mute {
+        // Reads everything, answers nothing, until its input ends.
+        return io::stdin().lock().lines().try_for_each(|l| l.map(drop));
+    }
     let mut child = Command::new(&engine[0])
         .args(&engine[1..])
         .stdin(Stdio::piped())
