@@ -5,7 +5,7 @@
 
 use super::game::GameRecord;
 use super::game::{tc_label, Game, GameSettings, Scoring};
-use super::outcome::{Played, Side};
+use super::outcome::{Played, Side, Termination};
 use super::records::{parse_records, today};
 use super::spec::{EngineSpec, Shard, TimeControl};
 use super::stats::{Sprt, SprtDecision};
@@ -370,6 +370,9 @@ fn worker<G: Game>(shared: &Shared<G>, tx: &mpsc::Sender<Msg<G>>) {
     }
 }
 
+/// How long a crash waits before it is recorded (see [`play_one`]).
+const CRASH_GRACE: Duration = Duration::from_millis(500);
+
 /// Plays game `game` of pair `job`, starting (or restarting) the engines it
 /// needs, and returns its record.
 fn play_one<G: Game>(
@@ -395,6 +398,12 @@ fn play_one<G: Game>(
             shared.game.play(engines, &opening, &settings)
         }
     };
+    if played.termination == Termination::Crash {
+        // An engine that died with the runner (a cancelled job, Ctrl-C: the
+        // signal reaches every process at once) did not lose: give the
+        // runner's own signal time to end it before the game is recorded.
+        std::thread::sleep(CRASH_GRACE);
+    }
     if let Some(side) = played.offender {
         // A misbehaving engine gets a fresh process for its next game.
         let idx = if side == Side::White { w } else { b };
