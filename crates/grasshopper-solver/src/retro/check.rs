@@ -189,6 +189,23 @@ pub fn check_endgame(
     Ok(report)
 }
 
+/// Every unit of the game of `n` checkers from `dir` (all must be
+/// complete), and a report that counts them.
+fn load_all<'a>(
+    dir: &Path,
+    n: u8,
+    log: &'a mut dyn Write,
+) -> Result<(Retro<'a>, CheckReport), RetroError> {
+    let mut retro = Retro::new(n, dir, RetroOptions::default(), log);
+    let mut report = CheckReport::default();
+    for u in units(n) {
+        retro.load(u)?;
+        report.units += 1;
+        report.positions += unit_size(u);
+    }
+    Ok((retro, report))
+}
+
 /// Solves the start of the game of `n` checkers with the forward solver
 /// (a different traversal: depth-first from the start over the positions
 /// it needs) and compares every value it computed with the tables in `dir`
@@ -204,17 +221,13 @@ pub fn check_forward(dir: &Path, n: u8, log: &mut dyn Write) -> Result<CheckRepo
         f.computed
     );
     let mut sink = std::io::sink();
-    let mut retro = Retro::new(n, dir, RetroOptions::default(), &mut sink);
-    let mut report = CheckReport::default();
+    let (retro, mut report) = load_all(dir, n, &mut sink)?;
     for u in units(n) {
-        retro.load(u)?;
-        report.units += 1;
         for k in halves_of(u) {
             let (a, b) = (
                 f.store.get(k).expect("allocated"),
                 retro.store.get(k).expect("loaded"),
             );
-            report.positions += a.layout.size;
             for i in 0..a.layout.size {
                 let fv = a.get(i);
                 if fv == 0 {
@@ -348,13 +361,7 @@ pub fn check_minimax(dir: &Path, n: u8, log: &mut dyn Write) -> Result<CheckRepo
     );
     let start = Instant::now();
     let mut sink = std::io::sink();
-    let mut retro = Retro::new(n, dir, RetroOptions::default(), &mut sink);
-    let mut report = CheckReport::default();
-    for u in units(n) {
-        retro.load(u)?;
-        report.units += 1;
-        report.positions += unit_size(u);
-    }
+    let (retro, report) = load_all(dir, n, &mut sink)?;
     let mut m = Minimax {
         memo: Memo::new(if n <= 2 { 16 } else { 29 }),
         store: &retro.store,
