@@ -191,6 +191,9 @@ pub enum CliError {
     /// Reading or writing retrograde phase tables failed.
     #[error("{0}")]
     Retro(#[from] grasshopper_solver::retro::RetroError),
+    /// A `retro-quality` record file that cannot be read or written.
+    #[error("{0}")]
+    Record(#[from] quality::RecordError),
     /// A weights file that cannot be read.
     #[error("bad weights file {path}: {error}")]
     Weights {

@@ -1,12 +1,20 @@
 //! `retro-quality`: how often the engine's move gives away value, measured
 //! with the retrograde tables on positions from engine games.
+//!
+//! The engine's choices do not need the tables, only their scoring does, so
+//! the two halves can run apart: `--record FILE` keeps the positions and the
+//! engine's move in each at every setting (a text file, one line a move),
+//! `--replay FILE` scores such a file against the tables later, on another
+//! machine or once the solve is complete.
 
 use grasshopper_engine::{Limits, SearchControl, SearchOptions, Searcher};
 use grasshopper_rules::{Move, Position};
-use grasshopper_solver::retro::RetroTables;
-use std::collections::HashSet;
-use std::io::Write;
-use std::path::PathBuf;
+use grasshopper_solver::retro::{is_stored, RetroTables};
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
@@ -15,9 +23,18 @@ use std::time::Duration;
 #[derive(clap::Args, Debug)]
 pub struct QualityArgs {
     /// Directory of the phase tables (from `solve --retro`); only complete
-    /// phases are used.
-    #[arg(long, value_name = "DIR")]
-    retro: PathBuf,
+    /// phases are used. Without it, positions are those the complete tables
+    /// of the game would hold and nothing is scored (see --record).
+    #[arg(long, value_name = "DIR", required_unless_present = "record")]
+    retro: Option<PathBuf>,
+    /// Write the positions and the engine's moves to FILE (one line per
+    /// position and setting: position, setting, move, nodes, tab-separated).
+    #[arg(long, value_name = "FILE", conflicts_with = "replay")]
+    record: Option<PathBuf>,
+    /// Score the moves of a --record file instead of searching (its
+    /// settings replace --movetimes and --nodes); needs --retro.
+    #[arg(long, value_name = "FILE", requires = "retro")]
+    replay: Option<PathBuf>,
     /// Checkers per player of the games.
     #[arg(long, default_value_t = 6, value_parser = super::parse_checkers)]
     checkers: u8,
@@ -59,11 +76,168 @@ impl Mix {
     }
 }
 
-fn best_move(s: &mut Searcher, pos: &Position, limits: &Limits) -> (Move, u64) {
+/// One engine setting: a move time or a node budget.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Setting {
+    Movetime(u64),
+    Nodes(u64),
+}
+
+impl Setting {
+    fn limits(self) -> Limits {
+        match self {
+            Setting::Movetime(ms) => Limits {
+                movetime: Some(Duration::from_millis(ms)),
+                ..Default::default()
+            },
+            Setting::Nodes(n) => Limits {
+                nodes: Some(n),
+                ..Default::default()
+            },
+        }
+    }
+
+    /// The name in the report.
+    fn label(self) -> String {
+        match self {
+            Setting::Movetime(ms) => format!("movetime {ms} ms"),
+            Setting::Nodes(n) => format!("nodes {n}"),
+        }
+    }
+}
+
+/// `movetime:10`, `nodes:14400`: the form in a record file.
+impl fmt::Display for Setting {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Setting::Movetime(ms) => write!(f, "movetime:{ms}"),
+            Setting::Nodes(n) => write!(f, "nodes:{n}"),
+        }
+    }
+}
+
+impl FromStr for Setting {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bad = || format!("bad setting {s:?}: expected movetime:MS or nodes:N");
+        let (kind, n) = s.split_once(':').ok_or_else(bad)?;
+        let n: u64 = n.parse().map_err(|_| bad())?;
+        match kind {
+            "movetime" => Ok(Setting::Movetime(n)),
+            "nodes" => Ok(Setting::Nodes(n)),
+            _ => Err(bad()),
+        }
+    }
+}
+
+/// The engine's choice in one position at one setting.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Choice {
+    mv: Move,
+    nodes: u64,
+}
+
+/// Positions and, per setting, the engine's choice in each of them.
+#[derive(Debug, Default, PartialEq)]
+struct Record {
+    positions: Vec<Position>,
+    settings: Vec<(Setting, Vec<Choice>)>,
+}
+
+/// A record file that cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    #[error("{0}: {1}")]
+    Io(PathBuf, std::io::Error),
+    #[error("{path}:{line}: {why} in {text:?}")]
+    Line {
+        path: PathBuf,
+        line: usize,
+        text: String,
+        why: String,
+    },
+    #[error("{0}: setting {1} has no move for some positions")]
+    Incomplete(PathBuf, Setting),
+}
+
+const RECORD_HEADER: &str = "# grasshopper retro-quality record: position\tsetting\tmove\tnodes";
+
+impl Record {
+    fn write(&self, w: &mut impl Write) -> std::io::Result<()> {
+        writeln!(w, "{RECORD_HEADER}")?;
+        for (setting, choices) in &self.settings {
+            for (p, c) in self.positions.iter().zip(choices) {
+                writeln!(w, "{p}\t{setting}\t{}\t{}", c.mv, c.nodes)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn read(path: &Path, r: impl BufRead) -> Result<Record, RecordError> {
+        let mut rec = Record::default();
+        let mut index: HashMap<Position, usize> = HashMap::new();
+        let mut choices: Vec<(Setting, HashMap<usize, Choice>)> = Vec::new();
+        for (n, line) in r.lines().enumerate() {
+            let text = line.map_err(|e| RecordError::Io(path.to_path_buf(), e))?;
+            if text.starts_with('#') || text.trim().is_empty() {
+                continue;
+            }
+            let bad = |why: String| RecordError::Line {
+                path: path.to_path_buf(),
+                line: n + 1,
+                text: text.clone(),
+                why,
+            };
+            let (p, s, c) = parse_line(&text).map_err(bad)?;
+            let i = *index.entry(p).or_insert_with(|| {
+                rec.positions.push(p);
+                rec.positions.len() - 1
+            });
+            let at = match choices.iter().position(|(x, _)| *x == s) {
+                Some(at) => at,
+                None => {
+                    choices.push((s, HashMap::new()));
+                    choices.len() - 1
+                }
+            };
+            choices[at].1.insert(i, c);
+        }
+        for (s, mut by_pos) in choices {
+            let v: Option<Vec<Choice>> = (0..rec.positions.len())
+                .map(|i| by_pos.remove(&i))
+                .collect();
+            let v = v.ok_or_else(|| RecordError::Incomplete(path.to_path_buf(), s))?;
+            rec.settings.push((s, v));
+        }
+        Ok(rec)
+    }
+}
+
+/// `position<TAB>setting<TAB>move<TAB>nodes`, the move legal in the position.
+fn parse_line(text: &str) -> Result<(Position, Setting, Choice), String> {
+    let f: Vec<&str> = text.split('\t').collect();
+    let [p, s, m, nodes] = f[..] else {
+        return Err(format!("{} fields, expected 4", f.len()));
+    };
+    let p: Position = p.parse().map_err(|e| format!("position: {e}"))?;
+    let s: Setting = s.parse()?;
+    let mv: Move = m.parse().map_err(|e| format!("move: {e}"))?;
+    p.play(mv).map_err(|e| format!("move {m}: {e}"))?;
+    let nodes = nodes
+        .parse()
+        .map_err(|_| format!("nodes {nodes:?}: expected a count"))?;
+    Ok((p, s, Choice { mv, nodes }))
+}
+
+fn best_move(s: &mut Searcher, pos: &Position, limits: &Limits) -> Choice {
     let control = SearchControl::new(false);
     let mut nodes = 0;
     let r = s.search(pos, limits, &control, &mut |r| nodes = r.nodes);
-    (r.best.expect("the game goes on"), nodes)
+    Choice {
+        mv: r.best.expect("the game goes on"),
+        nodes,
+    }
 }
 
 /// The value the move keeps for the mover: +1, 0, -1.
@@ -78,20 +252,16 @@ fn kept(tables: &RetroTables, pos: &Position, m: Move) -> i8 {
     }
 }
 
-/// Positions the tables cover from engine games (random first plies).
-/// Games are counted in `u64`.
+/// Positions from engine games (random first plies) that `wanted` accepts.
 fn positions(
-    tables: &RetroTables,
+    wanted: &dyn Fn(&Position) -> bool,
     a: &QualityArgs,
     seed: u64,
     log: &mut dyn Write,
 ) -> Vec<Position> {
     let mut rng = Mix(seed);
     let mut s = Searcher::new(SearchOptions::default());
-    let limits = Limits {
-        nodes: Some(a.game_nodes),
-        ..Default::default()
-    };
+    let limits = Setting::Nodes(a.game_nodes).limits();
     let mut seen = HashSet::new();
     let mut out = Vec::new();
     let mut games = 0u64;
@@ -103,13 +273,13 @@ fn positions(
         let mut ply = 0;
         while !p.is_game_over() {
             let moves = p.legal_moves();
-            if tables.covers(&p) && moves.len() >= 2 && seen.insert(p.canonical_key()) {
+            if wanted(&p) && moves.len() >= 2 && seen.insert(p.canonical_key()) {
                 out.push(p);
             }
             let m = if ply < random {
                 moves[rng.below(moves.len() as u64) as usize]
             } else {
-                best_move(&mut s, &p, &limits).0
+                best_move(&mut s, &p, &limits).mv
             };
             p.play_unchecked(m);
             ply += 1;
@@ -123,91 +293,206 @@ fn positions(
     out
 }
 
-/// Plays the measurement and prints, per move time: positions, wins and
-/// draws among them, moves that gave value away, mean nodes per move.
+/// The engine's choice in every position at `setting` (no tables, one
+/// thread and a fresh hash per position, `workers` positions at once).
+fn choose(ps: &[Position], setting: Setting, workers: usize) -> Vec<Choice> {
+    let limits = setting.limits();
+    let next = AtomicUsize::new(0);
+    let results = Mutex::new(vec![None; ps.len()]);
+    std::thread::scope(|scope| {
+        for _ in 0..workers.max(1) {
+            scope.spawn(|| {
+                let mut s = Searcher::new(SearchOptions::default());
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(p) = ps.get(i) else { break };
+                    s.clear();
+                    let c = best_move(&mut s, p, &limits);
+                    results.lock().expect("no panic")[i] = Some(c);
+                }
+            });
+        }
+    });
+    let r = results.into_inner().expect("no panic");
+    r.into_iter().map(|c| c.expect("every position")).collect()
+}
+
+/// Plays (or replays) the measurement and prints, per setting: positions,
+/// wins and draws among them, moves that gave value away, mean nodes.
 pub fn run(a: QualityArgs, seed: u64, out: &mut impl Write) -> Result<(), super::CliError> {
     let log = &mut std::io::stderr();
-    let tables = RetroTables::open(&a.retro, None)?;
-    writeln!(
-        out,
-        "tables {} units, {} bytes",
-        tables.units(),
-        tables.bytes()
-    )?;
-    let ps = positions(&tables, &a, seed, log);
-    let values: Vec<i8> = ps
+    let tables = match &a.retro {
+        Some(dir) => Some(RetroTables::open(dir, None)?),
+        None => None,
+    };
+    if let Some(t) = &tables {
+        writeln!(out, "tables {} units, {} bytes", t.units(), t.bytes())?;
+    }
+    let record = match &a.replay {
+        Some(path) => {
+            let f = std::fs::File::open(path).map_err(|e| RecordError::Io(path.clone(), e))?;
+            Record::read(path, std::io::BufReader::new(f))?
+        }
+        None => measure(&a, tables.as_ref(), seed, log),
+    };
+    if let Some(path) = &a.record {
+        let io = |e| RecordError::Io(path.clone(), e);
+        let mut w = std::io::BufWriter::new(std::fs::File::create(path).map_err(io)?);
+        record.write(&mut w).and_then(|()| w.flush()).map_err(io)?;
+        writeln!(
+            out,
+            "recorded {} positions at {} settings in {}",
+            record.positions.len(),
+            record.settings.len(),
+            path.display()
+        )?;
+    }
+    match &tables {
+        Some(t) => score(t, &record, out)?,
+        None => writeln!(out, "no tables (--retro): nothing scored")?,
+    }
+    Ok(())
+}
+
+/// Collects the positions and the engine's choices at every setting.
+fn measure(
+    a: &QualityArgs,
+    tables: Option<&RetroTables>,
+    seed: u64,
+    log: &mut dyn Write,
+) -> Record {
+    let wanted = |p: &Position| match tables {
+        Some(t) => t.covers(p),
+        None => is_stored(p),
+    };
+    let positions = positions(&wanted, a, seed, log);
+    let settings = a.movetimes.iter().map(|&ms| Setting::Movetime(ms));
+    let settings = settings.chain(a.nodes.iter().map(|&n| Setting::Nodes(n)));
+    let settings = settings
+        .map(|s| {
+            let _ = writeln!(log, "quality: searching at {}", s.label());
+            (s, choose(&positions, s, a.workers))
+        })
+        .collect();
+    Record {
+        positions,
+        settings,
+    }
+}
+
+/// Scores a record on the positions the tables cover.
+fn score(tables: &RetroTables, rec: &Record, out: &mut impl Write) -> std::io::Result<()> {
+    let covered: Vec<usize> = (0..rec.positions.len())
+        .filter(|&i| tables.covers(&rec.positions[i]))
+        .collect();
+    let values: Vec<i8> = covered
         .iter()
-        .map(|p| tables.probe(p).expect("covered"))
+        .map(|&i| tables.probe(&rec.positions[i]).expect("covered"))
         .collect();
     let count = |v: i8| values.iter().filter(|&&x| x == v).count();
     writeln!(
         out,
-        "positions {} (wins {}, draws {}, losses {})",
-        ps.len(),
+        "positions {} of {} covered (wins {}, draws {}, losses {})",
+        covered.len(),
+        rec.positions.len(),
         count(1),
         count(0),
         count(-1)
     )?;
-    let settings = a.movetimes.iter().map(|&ms| {
-        (
-            format!("movetime {ms} ms"),
-            Limits {
-                movetime: Some(Duration::from_millis(ms)),
-                ..Default::default()
-            },
-        )
-    });
-    let settings = settings.chain(a.nodes.iter().map(|&n| {
-        (
-            format!("nodes {n}"),
-            Limits {
-                nodes: Some(n),
-                ..Default::default()
-            },
-        )
-    }));
-    for (name, limits) in settings {
-        let next = AtomicUsize::new(0);
-        // Per position: the value kept and the nodes searched.
-        let results = Mutex::new(vec![(0i8, 0u64); ps.len()]);
-        std::thread::scope(|scope| {
-            for _ in 0..a.workers.max(1) {
-                scope.spawn(|| {
-                    let mut s = Searcher::new(SearchOptions::default());
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(p) = ps.get(i) else { break };
-                        s.clear();
-                        let (m, nodes) = best_move(&mut s, p, &limits);
-                        let k = kept(&tables, p, m);
-                        results.lock().expect("no panic")[i] = (k, nodes);
-                    }
-                });
-            }
-        });
-        let r = results.into_inner().expect("no panic");
+    let pct = |a: usize, b: usize| 100.0 * a as f64 / b.max(1) as f64;
+    for (setting, choices) in &rec.settings {
+        let kept: Vec<i8> = covered
+            .iter()
+            .map(|&i| kept(tables, &rec.positions[i], choices[i].mv))
+            .collect();
         let lost = |v: i8| {
-            (0..ps.len())
-                .filter(|&i| values[i] == v && r[i].0 < v)
+            (0..covered.len())
+                .filter(|&j| values[j] == v && kept[j] < v)
                 .count()
         };
         let (lw, ld) = (lost(1), lost(0));
-        let nodes = r.iter().map(|x| x.1).sum::<u64>() / ps.len().max(1) as u64;
-        let pct = |a: usize, b: usize| 100.0 * a as f64 / b.max(1) as f64;
+        let nodes = covered.iter().map(|&i| choices[i].nodes).sum::<u64>();
+        let nodes = nodes / covered.len().max(1) as u64;
+        let (w, d) = (count(1), count(0));
         writeln!(
             out,
-            "{name}: lost value {} of {} ({:.2}%): win->not win {} of {} ({:.2}%), draw->loss {} of {} ({:.2}%); mean nodes {}",
+            "{}: lost value {} of {} ({:.2}%): win->not win {lw} of {w} ({:.2}%), draw->loss {ld} of {d} ({:.2}%); mean nodes {nodes}",
+            setting.label(),
             lw + ld,
-            count(1) + count(0),
-            pct(lw + ld, count(1) + count(0)),
-            lw,
-            count(1),
-            pct(lw, count(1)),
-            ld,
-            count(0),
-            pct(ld, count(0)),
-            nodes
+            w + d,
+            pct(lw + ld, w + d),
+            pct(lw, w),
+            pct(ld, d),
         )?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_round_trip_and_refuse_bad_text() {
+        for s in [Setting::Movetime(10), Setting::Nodes(14_400)] {
+            assert_eq!(s.to_string().parse::<Setting>(), Ok(s));
+        }
+        for bad in ["movetime", "movetime:x", "depth:3", ""] {
+            let e = bad.parse::<Setting>().unwrap_err();
+            assert!(e.contains(&format!("{bad:?}")), "{e}");
+        }
+    }
+
+    fn sample() -> Record {
+        let p = Position::start(6).expect("start");
+        let moves = p.legal_moves();
+        let q = p.play(moves[0]).expect("legal");
+        let choice = |pos: &Position, k: usize, nodes| Choice {
+            mv: pos.legal_moves()[k],
+            nodes,
+        };
+        Record {
+            positions: vec![p, q],
+            settings: vec![
+                (
+                    Setting::Movetime(10),
+                    vec![choice(&p, 1, 5), choice(&q, 0, 7)],
+                ),
+                (
+                    Setting::Nodes(100),
+                    vec![choice(&p, 0, 100), choice(&q, 2, 99)],
+                ),
+            ],
+        }
+    }
+
+    #[test]
+    fn a_record_reads_back_as_written() {
+        let rec = sample();
+        let mut text = Vec::new();
+        rec.write(&mut text).expect("write");
+        let back = Record::read(Path::new("r.txt"), &text[..]).expect("read");
+        assert_eq!(back, rec);
+    }
+
+    #[test]
+    fn a_bad_record_line_is_named_with_its_line_number() {
+        let rec = sample();
+        let mut text = Vec::new();
+        rec.write(&mut text).expect("write");
+        let text = String::from_utf8(text).expect("utf-8");
+        let p = rec.positions[0];
+        // A move that is not legal in the position (an empty point's step).
+        let bad = text.replacen(
+            &format!("{p}\tmovetime:10\t"),
+            &format!("{p}\tmovetime:10\tx"),
+            1,
+        );
+        let e = Record::read(Path::new("r.txt"), bad.as_bytes()).unwrap_err();
+        assert!(e.to_string().starts_with("r.txt:2: move"), "{e}");
+        // A setting missing for one position.
+        let short: String = text.lines().take(4).map(|l| format!("{l}\n")).collect();
+        let e = Record::read(Path::new("r.txt"), short.as_bytes()).unwrap_err();
+        assert!(matches!(e, RecordError::Incomplete(..)), "{e}");
+    }
 }

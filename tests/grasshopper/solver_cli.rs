@@ -115,3 +115,81 @@ fn solve_retro_solves_phases_in_pieces_and_reports_what_is_known() {
     assert_eq!(field(&out, "value"), "win");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The number in `positions N of M covered ...`: (N, M).
+fn covered(out: &str) -> (usize, usize) {
+    let rest = field(out, "positions");
+    let w: Vec<&str> = rest.split_whitespace().collect();
+    (w[0].parse().unwrap(), w[2].parse().unwrap())
+}
+
+#[test]
+fn retro_quality_records_the_engines_moves_and_replays_them_against_the_tables() {
+    let dir = std::env::temp_dir().join(format!("solver_cli_quality_{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let d = dir.join("tables");
+    let d = d.to_str().unwrap();
+    let f = dir.join("moves.txt");
+    let f = f.to_str().unwrap();
+    // Given the 4-checker game solved up to level 6 (the late phases)
+    let args = ["solve", "--checkers", "4", "--retro", d, "--max-level", "6"];
+    let (ok, _, err) = run(&args);
+    assert!(ok, "{err}");
+    // When the engine's moves in covered positions are measured and recorded
+    let measure = [
+        "retro-quality",
+        "--checkers",
+        "4",
+        "--positions",
+        "40",
+        "--max-games",
+        "300",
+        "--game-nodes",
+        "200",
+        "--movetimes",
+        "1",
+        "--nodes",
+        "300",
+        "--seed",
+        "7",
+    ];
+    let (ok, direct, err) = run(&[&measure[..], &["--retro", d, "--record", f]].concat());
+    assert!(ok, "{err}");
+    let (n, of) = covered(&direct);
+    assert!(n > 0 && n == of, "{direct}");
+    // Then the file holds a line per position and setting
+    let text = std::fs::read_to_string(f).unwrap();
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(lines.len(), 2 * n, "{text}");
+    assert!(lines.iter().all(|l| l.split('\t').count() == 4), "{text}");
+    // And replayed against the tables it scores exactly as measured
+    let (ok, replay, err) = run(&["retro-quality", "--retro", d, "--replay", f]);
+    assert!(ok, "{err}");
+    for setting in ["movetime 1 ms:", "nodes 300:"] {
+        let line = |out: &str| {
+            let l = out.lines().find(|l| l.starts_with(setting));
+            l.unwrap_or_else(|| panic!("no {setting} in {out}"))
+                .to_string()
+        };
+        assert_eq!(line(&replay), line(&direct));
+    }
+    assert_eq!(covered(&replay), (n, n));
+    // And without tables it records positions of every phase, scores nothing
+    let g = dir.join("untabled.txt");
+    let g = g.to_str().unwrap();
+    let (ok, out, err) = run(&[&measure[..], &["--record", g]].concat());
+    assert!(ok, "{err}");
+    assert!(out.contains("nothing scored"), "{out}");
+    let (ok, out, err) = run(&["retro-quality", "--retro", d, "--replay", g]);
+    assert!(ok, "{err}");
+    let (n, of) = covered(&out);
+    assert!(n < of && of == 40, "{out}");
+    // And a damaged file is refused with its line
+    let bad = text.replacen("\tnodes:300\t", "\tdepth:3\t", 1);
+    std::fs::write(f, bad).unwrap();
+    let (ok, _, err) = run(&["retro-quality", "--retro", d, "--replay", f]);
+    assert!(!ok);
+    assert!(err.contains("bad setting \"depth:3\""), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

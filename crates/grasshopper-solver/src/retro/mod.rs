@@ -140,6 +140,14 @@ pub fn successors(unit: HalfKey) -> Vec<HalfKey> {
         .collect()
 }
 
+/// True when the complete tables of a game hold `pos`: it is not won, not
+/// settled by the rules within two plies, and someone can still win. Needs
+/// no tables (it is what [`RetroTables::covers`] answers once every unit of
+/// the game is loaded).
+pub fn is_stored(pos: &Position) -> bool {
+    !pos.is_won() && index::locate(pos).is_ok()
+}
+
 /// Positions stored for a unit.
 pub fn unit_size(unit: HalfKey) -> u64 {
     halves_of(unit).iter().map(|&k| Layout::new(k).size).sum()
