@@ -7,6 +7,7 @@
 //! `--replay FILE` scores such a file against the tables later, on another
 //! machine or once the solve is complete.
 
+use backgammon_engine::rng::SplitMix;
 use grasshopper_engine::{Limits, SearchControl, SearchOptions, Searcher};
 use grasshopper_rules::{Move, Position};
 use grasshopper_solver::retro::{is_stored, RetroTables};
@@ -61,19 +62,6 @@ pub struct QualityArgs {
     /// Positions measured at once (one search thread each).
     #[arg(long, default_value_t = 1)]
     workers: usize,
-}
-
-/// A small deterministic generator (SplitMix64).
-struct Mix(u64);
-
-impl Mix {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        (z ^ (z >> 31)) % n
-    }
 }
 
 /// One engine setting: a move time or a node budget.
@@ -177,7 +165,8 @@ impl Record {
     fn read(path: &Path, r: impl BufRead) -> Result<Record, RecordError> {
         let mut rec = Record::default();
         let mut index: HashMap<Position, usize> = HashMap::new();
-        let mut choices: Vec<(Setting, HashMap<usize, Choice>)> = Vec::new();
+        // Per setting, the choice in each position seen so far.
+        let mut choices: Vec<(Setting, Vec<Option<Choice>>)> = Vec::new();
         for (n, line) in r.lines().enumerate() {
             let text = line.map_err(|e| RecordError::Io(path.to_path_buf(), e))?;
             if text.starts_with('#') || text.trim().is_empty() {
@@ -197,16 +186,17 @@ impl Record {
             let at = match choices.iter().position(|(x, _)| *x == s) {
                 Some(at) => at,
                 None => {
-                    choices.push((s, HashMap::new()));
+                    choices.push((s, Vec::new()));
                     choices.len() - 1
                 }
             };
-            choices[at].1.insert(i, c);
+            let v = &mut choices[at].1;
+            v.resize(v.len().max(i + 1), None);
+            v[i] = Some(c);
         }
-        for (s, mut by_pos) in choices {
-            let v: Option<Vec<Choice>> = (0..rec.positions.len())
-                .map(|i| by_pos.remove(&i))
-                .collect();
+        for (s, mut v) in choices {
+            v.resize(rec.positions.len(), None);
+            let v: Option<Vec<Choice>> = v.into_iter().collect();
             let v = v.ok_or_else(|| RecordError::Incomplete(path.to_path_buf(), s))?;
             rec.settings.push((s, v));
         }
@@ -259,7 +249,7 @@ fn positions(
     seed: u64,
     log: &mut dyn Write,
 ) -> Vec<Position> {
-    let mut rng = Mix(seed);
+    let mut rng = SplitMix::new(seed);
     let mut s = Searcher::new(SearchOptions::default());
     let limits = Setting::Nodes(a.game_nodes).limits();
     let mut seen = HashSet::new();
@@ -269,7 +259,8 @@ fn positions(
         games += 1;
         s.clear();
         let mut p = Position::start(a.checkers).expect("checked");
-        let random = 2 + rng.below(a.random_plies.max(2) - 1);
+        // The draws are `next % n`, as they were before the shared generator.
+        let random = 2 + rng.next_u64() % (a.random_plies.max(2) - 1);
         let mut ply = 0;
         while !p.is_game_over() {
             let moves = p.legal_moves();
@@ -277,7 +268,7 @@ fn positions(
                 out.push(p);
             }
             let m = if ply < random {
-                moves[rng.below(moves.len() as u64) as usize]
+                moves[(rng.next_u64() % moves.len() as u64) as usize]
             } else {
                 best_move(&mut s, &p, &limits).mv
             };
