@@ -1,23 +1,29 @@
 #!/usr/bin/env bash
-# tools/slurm-check.sh: runs README.md's Slurm job array ("Many machines:
-# shards") on a real single-node Slurm cluster on this machine and checks
-# what the README promises of it. Exit 0 only when every check passes.
+# tools/slurm-check.sh: runs the Slurm scripts of tools/slurm/ on a real
+# single-node Slurm cluster on this machine and checks what the docs promise
+# of them: match.sbatch (docs/match-runner.md, "Many machines: shards") and
+# retro-level.sbatch (docs/solver.md, "On a cluster"). Exit 0 only when every
+# check passes.
 #
 #   bash tools/slurm-check.sh
 #
 # Needs root and Debian's packages (it installs slurm-wlm and munge when
 # missing). It starts its own munged, slurmctld and slurmd (ports 16817 and
 # 16818, loopback address, config and state in /tmp/gh-slurm-check.XXXXXX),
-# submits README's block with the strings of SUBST below replaced (4 shards of
+# submits match.sbatch with the strings of SUBST below replaced (4 shards of
 # a short fixed-depth match), cancels task 2 mid-shard and resubmits it,
-# waits, merges, and compares with one unsharded run of the same text. On
+# waits, merges, and compares with one unsharded run of the same text; then
+# submits retro-level.sbatch (strings of RETRO_SUBST replaced) for levels 4
+# and 6 of the 4-checker game, the second with --dependency=afterok on the
+# first, and compares the tables with a one-machine solve of those levels. On
 # exit, success or failure, it stops what it started and removes what it
 # wrote; at start it does the same for what a killed earlier run left behind.
-# shellcheck disable=SC2016 # single quotes keep README's $HOME and awk's $1
+# shellcheck disable=SC2016 # single quotes keep the scripts' $HOME and awk's $1
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-README=$ROOT/README.md
+SCRIPT=$ROOT/tools/slurm/match.sbatch
+RETRO_SCRIPT=$ROOT/tools/slurm/retro-level.sbatch
 BIN=$ROOT/target/release/grasshopper
 PREFIX=/tmp/gh-slurm-check
 LOCK=$PREFIX.lock
@@ -27,8 +33,8 @@ PAIRS=32
 # environment (daemons, job steps, engines), so that it can find them again.
 MARK=GH_SLURM_CHECK
 
-# README's text -> the text this check submits. Each left side must occur
-# exactly once in README's block: when the README changes, change this too.
+# match.sbatch's text -> the text this check submits. Each left side must
+# occur exactly once in the script: when the script changes, change this too.
 SUBST=(
   '--array=1-16' "--array=1-$SHARDS"
   '--time=02:00:00' '--time=00:10:00'
@@ -41,11 +47,24 @@ SUBST=(
   '--pairs 4000' "--pairs $PAIRS"
 )
 KILLED=2 # the array task that is cancelled mid-shard and resubmitted
+# retro-level.sbatch's text -> the text this check submits (the same rule):
+# the 4-checker game's levels 4 and 6 in 3 tasks each, tables in the work dir.
+RETRO_TASKS=3
+RETRO_LEVELS=(4 6)
+RETRO_SUBST=(
+  '--array=1-13' "--array=1-$RETRO_TASKS"
+  '--mem=20G' '--mem=1G'
+  '--time=12:00:00' '--time=00:10:00'
+  '$HOME/bin/grasshopper solve' "$BIN solve"
+  '--checkers 6' '--checkers 4'
+  '--retro $SHARED/n6' '--retro $SHARED/n4'
+  '${SLURM_ARRAY_TASK_ID}/13' "\${SLURM_ARRAY_TASK_ID}/$RETRO_TASKS"
+)
 
 passed=0 failed=0
 ok() { echo "PASS: $*"; passed=$((passed + 1)); }
 bad() { echo "FAIL: $*"; failed=$((failed + 1)); }
-CHECKS=7 # the number of ok/bad verdicts of a complete run
+CHECKS=9 # the number of ok/bad verdicts of a complete run
 
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
@@ -66,6 +85,26 @@ end_step() {
 }
 
 WORK="" MUNGED_PID="" CTLD_PID="" SLURMD_PID="" REF_PID="" JOB="" JOB2=""
+
+# substitute TEXT FROM TO FROM TO ...: prints TEXT with each FROM replaced by
+# its TO; fails (after naming it) when a FROM does not occur exactly once.
+substitute() {
+  local text=$1 from to rest n ok=0
+  shift
+  while [ $# -ge 2 ]; do
+    from=$1 to=$2
+    shift 2
+    rest=${text//"$from"/}
+    n=$(((${#text} - ${#rest}) / ${#from}))
+    if [ "$n" -ne 1 ]; then
+      echo "   the script holds \"$from\" $n times, not once" >&2
+      ok=1
+    fi
+    text=${text/"$from"/"$to"}
+  done
+  printf '%s\n' "$text"
+  return $ok
+}
 
 # The pids of processes whose environment has MARK=<a value matching the
 # extended regex $1>, excluding this shell.
@@ -193,7 +232,7 @@ raw_games() { awk -v raw=1 "$GAMES_AWK" "$@"; }
 complete_pairs() { games "$1" | cut -d'|' -f1 | cut -d. -f1 | sort -n | uniq -c | awk '$1 == 2 { print $2 }'; }
 count() { grep -c . || true; }
 
-echo "slurm-check: README's Slurm job array on a one-node cluster on $(hostname -s)"
+echo "slurm-check: tools/slurm/*.sbatch on a one-node cluster on $(hostname -s)"
 case $ROOT in *[[:space:]]*) die "the repository path \"$ROOT\" has white space: the job text cannot hold it" ;; esac
 [ "$(id -u)" = 0 ] || die "needs root (it installs packages and runs slurmd)"
 
@@ -254,35 +293,25 @@ echo "   binary $BIN, work dir $WORK"
 
 # ---------------------------------------------------------------------------
 step "job text"
-block=$(awk '/^<!-- tools\/slurm-check.sh submits the next block/ { m = 1; next }
-  m && /^```/ { if (f) exit; f = 1; next }
-  f { print }' "$README")
-[ -n "$block" ] || die "no job block after the tools/slurm-check.sh marker in README.md"
-job=$block
+block=$(cat "$SCRIPT") || die "cannot read $SCRIPT"
 subst_ok=1
-for ((i = 0; i < ${#SUBST[@]}; i += 2)); do
-  from=${SUBST[i]} to=${SUBST[i + 1]}
-  rest=${job//"$from"/}
-  n=$(((${#job} - ${#rest}) / ${#from}))
-  if [ "$n" -ne 1 ]; then
-    echo "   README's job text holds \"$from\" $n times, not once"
-    subst_ok=0
-  fi
-  job=${job/"$from"/"$to"}
-done
+job=$(substitute "$block" "${SUBST[@]}") || subst_ok=0
 printf '%s\n' "$job" >"$RUN/match.sbatch"
-printf '%s\n' "$block" >"$WORK/readme-block"
-diff -u --label "README.md's block" --label "submitted match.sbatch" "$WORK/readme-block" "$RUN/match.sbatch" | sed 's/^/   /'
+diff -u --label tools/slurm/match.sbatch --label "submitted match.sbatch" "$SCRIPT" "$RUN/match.sbatch" | sed 's/^/   /'
 # The unsharded reference: the same text, without --shard, into its own file.
 ref=${job/"--shard \${SLURM_ARRAY_TASK_ID}/$SHARDS "/}
 ref=${ref/"--pgn shard-\${SLURM_ARRAY_TASK_ID}.pgn"/--pgn reference.pgn --json reference.json}
 printf '%s\n' "$ref" >"$RUN/ref/reference.sh"
 if [ "$subst_ok" = 1 ] && ! grep -q SLURM_ARRAY "$RUN/ref/reference.sh" &&
   grep -q "^#SBATCH --array=1-$SHARDS " "$RUN/match.sbatch"; then
-  ok "job text: README's block, $((${#SUBST[@]} / 2)) strings replaced as listed (diff above); reference = the same text without --shard"
+  ok "job text: tools/slurm/match.sbatch, $((${#SUBST[@]} / 2)) strings replaced as listed (diff above); reference = the same text without --shard"
 else
-  die "job text: README's block and tools/slurm-check.sh's SUBST table disagree"
+  die "job text: tools/slurm/match.sbatch and tools/slurm-check.sh's SUBST table disagree"
 fi
+retro_job=$(substitute "$(cat "$RETRO_SCRIPT")" "${RETRO_SUBST[@]}") ||
+  die "job text: tools/slurm/retro-level.sbatch and tools/slurm-check.sh's RETRO_SUBST table disagree"
+printf '%s\n' "$retro_job" >"$RUN/retro-level.sbatch"
+diff -u --label tools/slurm/retro-level.sbatch --label "submitted retro-level.sbatch" "$RETRO_SCRIPT" "$RUN/retro-level.sbatch" | sed 's/^/   /'
 
 # The unsharded run plays alongside the array (it is the slow part); its
 # wrapper is a new bash, so that it carries the mark too.
@@ -462,5 +491,56 @@ else
   diff "$WORK/reference.games" "$WORK/merged.games" | cut -c1-160 | head -n 20 | sed 's/^/   /'
   diff ref/reference.json all.json | head -n 20 | sed 's/^/   /'
   bad "the merged shards differ from the unsharded run (exit $ref_rc)"
+fi
+
+# ---------------------------------------------------------------------------
+step "retrograde levels, one array job per level"
+# As docs/solver.md submits them: each level after the one below it, with
+# --export=ALL,L=... so that the job sees SHARED (here the run directory).
+mkdir -p "$RUN/n4"
+prev="" retro_jobs=()
+for L in "${RETRO_LEVELS[@]}"; do
+  dep=()
+  [ -n "$prev" ] && dep=(--dependency=afterok:"$prev")
+  j=$(env "$MARK=$WORK" SHARED="$RUN" sbatch --parsable "${dep[@]}" --export=ALL,L="$L" retro-level.sbatch) ||
+    die "sbatch ${dep[*]} --export=ALL,L=$L retro-level.sbatch"
+  j=${j%%;*}
+  echo "   level $L: job $j${prev:+ (after $prev)}"
+  retro_jobs+=("$j")
+  prev=$j
+done
+retro_list=$(IFS=,; echo "${retro_jobs[*]}")
+retro_done() { [ -z "$(squeue -h -j "$retro_list" -o %i 2>/dev/null)" ]; }
+wait_for 300 retro_done || die "the retrograde jobs did not finish within 300 s: $(squeue -h -j "$retro_list" -o '%i %T' | tr '\n' ' ')"
+states=$(squeue -h -t all -j "$retro_list" -o '%i %T' | sort | tr '\n' ' ')
+want=$(for j in "${retro_jobs[@]}"; do for i in $(seq "$RETRO_TASKS"); do echo "${j}_$i COMPLETED"; done; done | sort | tr '\n' ' ')
+squeue -t all -j "$retro_list" -o '%.8i %.10T %.20S %.20e' | sed 's/^/   /'
+# In order: no task of a level started before every task of the level
+# below had ended (ISO times compare as strings).
+in_order=1
+for ((k = 1; k < ${#retro_jobs[@]}; k++)); do
+  below_end=$(squeue -h -t all -j "${retro_jobs[k - 1]}" -o %e | sort | tail -n 1)
+  above_start=$(squeue -h -t all -j "${retro_jobs[k]}" -o %S | sort | head -n 1)
+  [[ "$above_start" < "$below_end" ]] && in_order=0
+done
+if [ "$states" = "$want" ] && [ "$in_order" = 1 ]; then
+  ok "retrograde array jobs done, each level after the one below: $states"
+else
+  bad "retrograde job states: $states (expected $want), in order: $in_order"
+fi
+t=$(now)
+"$BIN" solve --checkers 4 --retro "$WORK/n4-ref" --max-level "${RETRO_LEVELS[-1]}" --threads 2 >"$WORK/n4-ref.out" 2>&1 ||
+  { sed 's/^/   /' "$WORK/n4-ref.out"; die "one-machine solve of levels <= ${RETRO_LEVELS[-1]}"; }
+echo "   one-machine solve of levels <= ${RETRO_LEVELS[-1]}: $(since "$t")s"
+files=$(cd "$RUN/n4" && ls)
+ref_files=$(cd "$WORK/n4-ref" && ls)
+same=1
+for f in $ref_files; do cmp -s "$RUN/n4/$f" "$WORK/n4-ref/$f" || { same=0; echo "   $f differs or is missing"; }; done
+if [ "$same" = 1 ] && [ "$files" = "$ref_files" ] && [ -n "$files" ] && ! printf '%s\n' "$files" | grep -qv '\.wdl$'; then
+  ok "retrograde tables: the array jobs wrote the same $(printf '%s\n' "$files" | count) unit files, byte for byte, as one solve of levels <= ${RETRO_LEVELS[-1]} (no checkpoint left)"
+else
+  echo "   array: $(echo $files)"
+  echo "   one machine: $(echo $ref_files)"
+  bad "retrograde tables differ from the one-machine solve"
 fi
 end_step
