@@ -20,7 +20,11 @@ use std::path::PathBuf;
 /// Grasshopper engine (and backgammon). With no subcommand it runs the protocol
 /// daemon on stdin/stdout: UGI/UCI for Grasshopper, UBGI for backgammon.
 #[derive(Parser, Debug)]
-#[command(name = "grasshopper", version, about)]
+#[command(
+    name = "grasshopper",
+    version,
+    about = "An engine for Grasshopper (dice-less backgammon) and classic backgammon: UGI/UCI and UBGI on stdin/stdout, a match runner, an exact solver, a board in the browser"
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,

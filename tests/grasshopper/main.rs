@@ -7,6 +7,7 @@
 mod backgammon_cli;
 mod backgammon_match;
 mod compliance;
+mod docs_examples;
 mod match_engine;
 mod match_faults;
 mod match_runner;
