@@ -186,6 +186,8 @@ impl Ubgi {
             // the answer, which is always written.
             stop: Some(Box::new(|| {})),
             stack: STACK,
+            holds: false,
+            grace: std::time::Duration::ZERO,
             work: Box::new(move || {
                 let lines = decide(&mut player, decision, ask);
                 Done { player, lines }
