@@ -309,10 +309,11 @@ impl<D: Send + 'static> Core<D> {
         end_of_input: bool,
     ) -> io::Result<()> {
         if end_of_input {
-            let wait = self.running.as_ref().map(|r| match r.stop {
-                None => None,
-                Some(_) => Some(r.grace),
-            });
+            // None: no job; Some(None): wait for its end; Some(Some(t)): for t.
+            let wait = self
+                .running
+                .as_ref()
+                .map(|r| r.stop.as_ref().map(|_| r.grace));
             if let Some(timeout) = wait.filter(|t| t != &Some(Duration::ZERO)) {
                 if let Some(done) = self.wait_for_job(timeout) {
                     self.finish(dialect, done)?;
