@@ -5,7 +5,7 @@ position (a fresh game whenever one ends) and prints, per T, the median and
 maximum reply time over the moves.
 
     python3 tools/movetime-latency.py [--engine target/release/grasshopper]
-        [--moves 40] [--times 10,20,100,1000]
+        [--moves 40] [--times 10,20,100,1000] [--threads 1]
 """
 import argparse, statistics, subprocess, time
 
@@ -14,6 +14,7 @@ def main():
     ap.add_argument("--engine", default="target/release/grasshopper")
     ap.add_argument("--moves", type=int, default=40)
     ap.add_argument("--times", default="10,20,100,1000")
+    ap.add_argument("--threads", type=int, default=1)
     a = ap.parse_args()
     e = subprocess.Popen([a.engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                          text=True, bufsize=1)
@@ -26,6 +27,7 @@ def main():
             if line.startswith(prefix):
                 return line.split()
     send("ugi"); until("ugiok")
+    send(f"setoption name Threads value {a.threads}")
     for t in [int(x) for x in a.times.split(",")]:
         moves, took = [], []
         n = a.moves if t < 1000 else max(5, a.moves // 4)
@@ -43,7 +45,7 @@ def main():
             send("query gameover")
             if until("response")[1] == "true":
                 moves = []
-        print(f"movetime {t:5d}: {len(took)} moves, median {statistics.median(took):7.2f} ms, "
+        print(f"threads {a.threads:3d} movetime {t:5d}: {len(took)} moves, median {statistics.median(took):7.2f} ms, "
               f"max {max(took):7.2f} ms")
     send("quit"); e.wait()
 

@@ -196,11 +196,11 @@ fn end_of_input_lets_a_perft_finish() {
 fn quit_abandons_a_perft_that_would_run_for_ages() {
     let mut e = Engine::start(crate::BIN, &[]);
     e.send("position startpos moves bar/1 bar/2 bar/3 bar/4 bar/5 bar/6");
-    e.send("perft 60");
+    e.send("perft 12");
     e.send("isready");
     e.expect("readyok");
     e.send("go depth 1");
-    e.expect("error busy go: perft is running; wait for its nodes line first");
+    e.expect("error busy go: perft is running; send stop or wait for its nodes line first");
     let t = Instant::now();
     e.send("quit");
     let (status, _) = e.finish();
@@ -221,4 +221,105 @@ fn a_refused_position_keeps_the_previous_one_for_go() {
         .unwrap();
     let m = legal_bestmove(&mut e, &pos, &[]);
     assert!(m.to_string().starts_with("bar/"));
+}
+
+#[test]
+fn end_of_input_stops_a_deep_perft() {
+    // Before: `perft 40` ran until killed, long after its client had gone.
+    let mut e = Engine::start(crate::BIN, &[]);
+    e.send("perft 12");
+    let (status, rest) = e.finish();
+    assert!(status.success(), "{status}");
+    assert_eq!(
+        rest.last().map(String::as_str),
+        Some("info string perft stopped: 0 of 6 root moves counted, no total"),
+        "{rest:?}"
+    );
+}
+
+#[test]
+fn stop_ends_a_perft_and_a_bench() {
+    let mut e = Engine::start(crate::BIN, &[]);
+    e.send("perft 12");
+    e.send("stop");
+    e.expect("info string perft stopped: 0 of 6 root moves counted, no total");
+    e.send("bench 200");
+    std::thread::sleep(Duration::from_millis(1200));
+    e.send("stop");
+    let lines = e.recv_until(|l| l.starts_with("info string bench stopped"));
+    assert!(lines[0].starts_with("start position: depth "), "{lines:?}");
+    e.send("isready");
+    e.expect("readyok");
+}
+
+/// `mkfifo path`.
+fn fifo(name: &str) -> std::path::PathBuf {
+    let path = crate::support::scratch("protocol_daemon", name);
+    let made = std::process::Command::new("mkfifo")
+        .arg(&path)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    path
+}
+
+#[test]
+fn a_table_path_that_is_a_fifo_is_refused_and_the_session_goes_on() {
+    // Before: opening the FIFO blocked the session for ever (no writer).
+    let path = fifo("tables.fifo");
+    let mut e = Engine::start(crate::BIN, &[]);
+    e.send(&format!(
+        "setoption name TablePath value {}",
+        path.display()
+    ));
+    e.send("isready");
+    let refusal = e.recv();
+    assert!(
+        refusal.starts_with("error bad_option setoption: bad TablePath value")
+            && refusal.contains(&format!(
+                "{} is a FIFO; expected a regular file",
+                path.display()
+            )),
+        "{refusal}"
+    );
+    e.expect("readyok");
+    e.send("query gameover");
+    e.expect("response false");
+}
+
+#[test]
+fn quit_is_read_while_a_table_loads() {
+    // A slow load holds isready, not quit. A FIFO is refused before it is
+    // opened; a table that is read slowly is modelled by a large Hash.
+    let mut e = Engine::start(crate::BIN, &[]);
+    e.send("setoption name Hash value 1024");
+    e.send("isready");
+    e.send("quit");
+    let (status, rest) = e.finish();
+    assert!(status.success(), "{status}");
+    // readyok if the table was made before quit was read; a refusal if the
+    // machine is short of memory just now.
+    let ok = |l: &String| l == "readyok" || l.starts_with("error bad_option");
+    assert!(rest.iter().all(ok), "{rest:?}");
+}
+
+#[test]
+fn a_hash_beyond_the_address_space_limit_is_refused_and_the_old_table_kept() {
+    // Before: the allocation failed and the process aborted.
+    let script = format!("ulimit -v 1200000 && exec {}", crate::BIN);
+    let mut e = Engine::start("sh", &["-c", &script]);
+    e.send("setoption name Hash value 4096");
+    e.send("isready");
+    let refusal = e.recv();
+    assert!(
+        refusal.starts_with("error bad_option setoption: bad Hash value \"4096\"")
+            && refusal.contains("does not fit: the address-space limit (ulimit -v) leaves")
+            && refusal.ends_with("the table stays 16 MiB)"),
+        "{refusal}"
+    );
+    e.expect("readyok");
+    e.send("setoption name Hash value 64");
+    e.send("position startpos");
+    e.send("go depth 3");
+    legal_bestmove(&mut e, &Position::start(14).unwrap(), &[]);
 }

@@ -25,6 +25,7 @@ const FIXTURES: &[&str] = &[
     "ubgi_decisions",
     "ubgi_errors",
     "ubgi_handshake",
+    "ubgi_match_state",
 ];
 
 fn fixture(name: &str) {
@@ -112,6 +113,11 @@ fn ubgi_decisions() {
 #[test]
 fn ubgi_errors() {
     fixture("ubgi_errors");
+}
+
+#[test]
+fn ubgi_impossible_match_states_are_refused() {
+    fixture("ubgi_match_state");
 }
 
 fn protocol_md() -> String {

@@ -345,8 +345,11 @@ impl Board {
             text: text.to_string(),
             reason,
         };
+        if let Some((at, c)) = text.chars().enumerate().find(|(_, c)| !c.is_ascii()) {
+            return Err(err(PositionIdFault::NonAscii(at + 1, c)));
+        }
         if text.len() != 14 {
-            return Err(err(PositionIdFault::Length(text.chars().count())));
+            return Err(err(PositionIdFault::Length(text.len())));
         }
         let bytes =
             crate::base64::decode::<10>(text).map_err(|e| err(PositionIdFault::Base64(e)))?;
@@ -413,6 +416,9 @@ impl fmt::Display for KeyError {
 pub enum PositionIdFault {
     /// Not 14 characters.
     Length(usize),
+    /// The character at this place (counting from 1) is not ASCII, so not
+    /// base64.
+    NonAscii(usize, char),
     /// A character outside the base64 alphabet, or padding bits set.
     Base64(crate::base64::Base64Error),
     /// The decoded key is not a board.
@@ -431,6 +437,10 @@ impl fmt::Display for ParsePositionIdError {
         write!(f, "bad Position ID \"{}\": ", self.text)?;
         match &self.reason {
             PositionIdFault::Length(n) => write!(f, "expected 14 characters, found {n}"),
+            PositionIdFault::NonAscii(at, c) => write!(
+                f,
+                "character {at} ({c:?}) is not ASCII; expected 14 base64 characters"
+            ),
             PositionIdFault::Base64(e) => e.fmt(f),
             PositionIdFault::Key(e) => e.fmt(f),
         }
@@ -509,5 +519,12 @@ mod tests {
         assert!(e.to_string().contains("'!' is not a base64"), "{e}");
         let e = "/////////////w".parse::<Board>().unwrap_err();
         assert!(e.to_string().contains("more than 30 checkers"), "{e}");
+        // 14 characters, 15 bytes: the count is not the complaint.
+        let e = "4HPwATDgé/ABMA".parse::<Board>().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "bad Position ID \"4HPwATDgé/ABMA\": character 9 ('é') is not ASCII; \
+             expected 14 base64 characters"
+        );
     }
 }

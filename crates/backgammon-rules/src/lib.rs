@@ -64,7 +64,7 @@ pub use draw::draw_board;
 pub use game::{win_kind, Decision, Ending, Game, GameError, GameResult, NoDouble, Rules};
 pub use matchid::{
     CubeOwner, GameState, GnubgId, MatchIdFault, MatchState, ParseGnubgIdError, ParseMatchIdError,
-    Player, WinKind,
+    Player, StateFault, WinKind,
 };
 pub use moves::{Move, MoveList, Step};
 pub use notation::{ParseMoveError, TypedMove, TypedPath};

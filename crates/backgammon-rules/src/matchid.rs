@@ -3,7 +3,7 @@
 //! `PositionID:MatchID` form.
 
 use crate::base64::{self, Base64Error};
-use crate::board::{Board, ParsePositionIdError};
+use crate::board::{Board, ParsePositionIdError, Side};
 use crate::dice::Dice;
 use std::fmt;
 use std::str::FromStr;
@@ -286,8 +286,11 @@ impl MatchState {
             text: text.to_string(),
             reason,
         };
+        if let Some((at, c)) = text.chars().enumerate().find(|(_, c)| !c.is_ascii()) {
+            return Err(err(MatchIdFault::NonAscii(at + 1, c)));
+        }
         if text.len() != 12 {
-            return Err(err(MatchIdFault::Length(text.chars().count())));
+            return Err(err(MatchIdFault::Length(text.len())));
         }
         let key = base64::decode::<9>(text).map_err(|e| err(MatchIdFault::Base64(e)))?;
         MatchState::from_key(&key).map_err(err)
@@ -315,6 +318,8 @@ impl FromStr for MatchState {
 pub enum MatchIdFault {
     /// Not 12 characters.
     Length(usize),
+    /// The character at this place (counting from 1) is not ASCII.
+    NonAscii(usize, char),
     /// Not base64.
     Base64(Base64Error),
     /// The cube owner field is 2 (0, 1 and 3 = centred are the values).
@@ -333,6 +338,10 @@ impl fmt::Display for MatchIdFault {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             MatchIdFault::Length(n) => write!(f, "expected 12 characters, found {n}"),
+            MatchIdFault::NonAscii(at, c) => write!(
+                f,
+                "character {at} ({c:?}) is not ASCII; expected 12 base64 characters"
+            ),
             MatchIdFault::Base64(e) => e.fmt(f),
             MatchIdFault::CubeOwner => {
                 f.write_str("the cube owner is 2; expected 0, 1 or 3 (centred)")
@@ -349,6 +358,113 @@ impl fmt::Display for MatchIdFault {
                 f.write_str("the Crawford flag is set in money play (match length 0)")
             }
         }
+    }
+}
+
+/// Why a match state, each field valid on its own, cannot happen (with its
+/// board): what a game-playing program must not be asked to decide on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StateFault {
+    /// In a match, a score at or past the length: the match is over.
+    MatchOver {
+        player: Player,
+        score: u16,
+        length: u16,
+    },
+    /// The Crawford flag (at this score and length) when no player, or
+    /// both, is 1 point from winning.
+    CrawfordAway([u16; 2], u16),
+    /// The cube (this value) turned or offered in the Crawford game.
+    CrawfordCube(u32),
+    /// The game is over by the last checker borne off, yet both players
+    /// still have checkers.
+    OverWithoutWinner,
+    /// A player has borne off every checker, yet the game state is this.
+    WonButPlaying(GameState),
+}
+
+impl fmt::Display for StateFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StateFault::MatchOver {
+                player,
+                score,
+                length,
+            } => write!(
+                f,
+                "{player} has {score} points in a {length}-point match: the match is already over"
+            ),
+            StateFault::CrawfordAway([a, b], length) => write!(
+                f,
+                "the Crawford flag is set at {a}-{b} in a {length}-point match: the Crawford \
+                 game is the first game after one player reaches {}",
+                length.saturating_sub(1)
+            ),
+            StateFault::CrawfordCube(v) => write!(
+                f,
+                "the cube is {v} or offered in the Crawford game, where nobody may double"
+            ),
+            StateFault::OverWithoutWinner => f.write_str(
+                "the game state is over (last checker borne off) but both players have \
+                 checkers on the board",
+            ),
+            StateFault::WonButPlaying(g) => write!(
+                f,
+                "a player has borne off every checker but the game state is {g:?}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for StateFault {}
+
+impl MatchState {
+    /// Checks the state against the rules of a match (RULES-backgammon.md
+    /// §9) and against `board`: scores below the length, the Crawford flag
+    /// only with exactly one player 1 away and then no cube turned, game
+    /// over only with a winner. In money play the scores are the session's
+    /// running totals (GNU Backgammon keeps them in its Match IDs) and any
+    /// value the 15-bit fields hold is accepted.
+    pub fn check_with(&self, board: &Board) -> Result<(), StateFault> {
+        let length = self.match_length;
+        if length > 0 {
+            for p in [Player::Zero, Player::One] {
+                let score = self.score[p.index()];
+                if score >= length {
+                    return Err(StateFault::MatchOver {
+                        player: p,
+                        score,
+                        length,
+                    });
+                }
+            }
+        }
+        if self.crawford {
+            let away1 = self.score.iter().filter(|&&s| s + 1 == length).count();
+            if away1 != 1 {
+                return Err(StateFault::CrawfordAway(self.score, length));
+            }
+            if self.cube_log2 > 0 || self.cube_owner != CubeOwner::Centred || self.doubled {
+                return Err(StateFault::CrawfordCube(self.cube_value()));
+            }
+        }
+        let won = board.has_won(Side::OnRoll) || board.has_won(Side::Opponent);
+        match self.game_state {
+            GameState::Over if !won => Err(StateFault::OverWithoutWinner),
+            GameState::Playing | GameState::NoGame if won => {
+                Err(StateFault::WonButPlaying(self.game_state))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// True when the game has ended: a checker race won, a resignation
+    /// accepted or a double dropped.
+    pub fn game_ended(&self) -> bool {
+        matches!(
+            self.game_state,
+            GameState::Over | GameState::Resigned | GameState::Dropped
+        )
     }
 }
 
@@ -466,11 +582,74 @@ mod tests {
             ("YAkAAAAAAAAA", "cube owner is 2"),
             ("cA8AAAAAAAAA", "game state is 7"),
             ("cAkAAAAAAAAQ", "bits are set after"),
+            ("cAkAAAAAAAAé", "character 12 ('é') is not ASCII"),
         ] {
             let e = text.parse::<MatchState>().unwrap_err().to_string();
             assert!(e.contains(part), "{text}: {e}");
             assert!(e.contains(&format!("\"{text}\"")), "{e}");
         }
+    }
+
+    /// A 7-point match state at `score` with the cube centred.
+    fn seven_point(score: [u16; 2]) -> MatchState {
+        let mut s = MatchState::new_match(7);
+        s.score = score;
+        s
+    }
+
+    #[test]
+    fn states_that_cannot_happen_are_named() {
+        let b = Board::START;
+        assert_eq!(seven_point([3, 6]).check_with(&b), Ok(()));
+        let e = seven_point([9, 12]).check_with(&b).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "player 0 has 9 points in a 7-point match: the match is already over"
+        );
+        assert!(seven_point([2, 7]).check_with(&b).is_err());
+        let mut crawford = seven_point([2, 3]);
+        crawford.crawford = true;
+        let e = crawford.check_with(&b).unwrap_err().to_string();
+        assert!(
+            e.contains("Crawford flag is set at 2-3 in a 7-point match"),
+            "{e}"
+        );
+        crawford.score = [6, 6];
+        assert!(
+            crawford.check_with(&b).is_err(),
+            "both 1 away: post-Crawford"
+        );
+        crawford.score = [6, 3];
+        assert_eq!(crawford.check_with(&b), Ok(()));
+        crawford.cube_log2 = 1;
+        assert!(crawford
+            .check_with(&b)
+            .unwrap_err()
+            .to_string()
+            .contains("cube is 2"));
+        let mut over = seven_point([0, 0]);
+        over.game_state = GameState::Over;
+        assert_eq!(over.check_with(&b), Err(StateFault::OverWithoutWinner));
+        over.game_state = GameState::Resigned;
+        assert_eq!(
+            over.check_with(&b),
+            Ok(()),
+            "a resigned game keeps its checkers"
+        );
+        assert!(over.game_ended());
+    }
+
+    #[test]
+    fn money_scores_are_session_totals_as_gnubg_writes_them() {
+        // GNU Backgammon 1.07 some 100 games into a money session
+        // (gnubg -t, both players gnubg): the scores are in the Match ID.
+        let s: MatchState = "AQEAAIAEqAEA".parse().unwrap();
+        assert!(s.is_money());
+        assert_eq!(s.score, [72, 53]);
+        assert_eq!(s.check_with(&Board::START), Ok(()));
+        let mut lopsided = MatchState::money(true);
+        lopsided.score = [100, 3];
+        assert_eq!(lopsided.check_with(&Board::START), Ok(()));
     }
 
     #[test]

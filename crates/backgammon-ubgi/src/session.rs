@@ -81,6 +81,9 @@ impl Ubgi {
             // A bare Position ID: a money position, the Jacoby rule as set.
             state.jacoby = self.settings.jacoby;
         }
+        state
+            .check_with(&board)
+            .map_err(|e| Ubgi::error(ErrorCode::BadValue, &format!("position: {e}")))?;
         self.dice = state.dice;
         self.setup = Some(Setup { board, state });
         Ok(())
@@ -186,6 +189,8 @@ impl Ubgi {
             // the answer, which is always written.
             stop: Some(Box::new(|| {})),
             stack: STACK,
+            holds: false,
+            grace: std::time::Duration::ZERO,
             work: Box::new(move || {
                 let lines = decide(&mut player, decision, ask);
                 Done { player, lines }
@@ -199,6 +204,15 @@ impl Ubgi {
         let setup = self.setup()?;
         if setup.board.has_won(Side::OnRoll) || setup.board.has_won(Side::Opponent) {
             return Err(Ubgi::error(ErrorCode::BadState, "the game is over"));
+        }
+        if setup.state.game_ended() {
+            let how = match setup.state.game_state {
+                GameState::Resigned => "by a resignation",
+                GameState::Dropped => "by a dropped double",
+                _ => "",
+            };
+            let message = format!("the game is over {how}").trim_end().to_string();
+            return Err(Ubgi::error(ErrorCode::BadState, &message));
         }
         let dice = match decision {
             Decision::Chequer => Some(self.dice()?),

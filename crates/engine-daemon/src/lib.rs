@@ -6,7 +6,9 @@
 //! ([`transport`]), the session (the caller's thread) that runs commands one
 //! at a time, and at most one background job (a search, a perft count) on a
 //! thread of its own. The session never blocks on the job, so `isready`,
-//! `stop` and queries are answered while it runs; the job's final line
+//! `stop` and queries are answered while it runs (a job that prepares what
+//! later commands need, such as a hash table, instead holds them, `quit`
+//! excepted, until it ends: see [`Job::holds`]); the job's final line
 //! (`bestmove`) is written by the dialect once the job has handed its result
 //! back, so a client that reads it may send its next command at once.
 //!
@@ -17,6 +19,7 @@
 //! idle engine while a job runs, stops jobs, and ends the session on `quit`
 //! or at the end of input. Nothing a client sends is fatal.
 
+pub mod memory;
 pub mod options;
 pub mod transport;
 pub mod words;
@@ -32,6 +35,12 @@ use std::time::{Duration, Instant};
 
 /// How long the core waits for a stopped job to hand back its result.
 pub const STOP_GRACE: Duration = Duration::from_secs(5);
+
+/// How long a count (perft, bench) may run on after the end of input before
+/// it is stopped: long enough for `echo "perft 5" | engine` to print its
+/// count, short enough that a forgotten deep count does not outlive its
+/// client by more than this.
+pub const END_OF_INPUT_GRACE: Duration = Duration::from_secs(2);
 
 /// How the core treats a command.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -102,12 +111,38 @@ pub struct Job<D> {
     pub stack: usize,
     /// The work; its value goes to [`Dialect::finished`].
     pub work: Box<dyn FnOnce() -> D + Send>,
+    /// The session holds every later command but `quit` until the job has
+    /// ended and then runs them in order: for work that what follows depends
+    /// on (allocating a hash table, loading tables), so that `isready` is
+    /// answered once it is done while `quit` still works at once.
+    pub holds: bool,
+    /// At the end of input, how long the job may run on before it is
+    /// stopped (a job that cannot be stopped is always waited for).
+    pub grace: Duration,
+}
+
+impl<D> Job<D> {
+    /// A job named `name` doing `work` on a thread of `stack` bytes that
+    /// cannot be stopped, holds nothing and is stopped at once at the end of
+    /// input; set the other fields to change that.
+    pub fn new(name: &'static str, stack: usize, work: Box<dyn FnOnce() -> D + Send>) -> Job<D> {
+        Job {
+            name,
+            stop: None,
+            stack,
+            work,
+            holds: false,
+            grace: Duration::ZERO,
+        }
+    }
 }
 
 /// The job that runs.
 struct Running {
     name: &'static str,
     stop: Option<Box<dyn Fn() + Send>>,
+    holds: bool,
+    grace: Duration,
 }
 
 /// What a command runs with: the output, the moment its line was read, and
@@ -155,6 +190,8 @@ impl<D: Send + 'static> Context<'_, D> {
         *self.running = Some(Running {
             name: job.name,
             stop: job.stop,
+            holds: job.holds,
+            grace: job.grace,
         });
         Ok(())
     }
@@ -177,6 +214,8 @@ struct Core<D> {
     inbox: Receiver<Event<D>>,
     /// Events put aside while waiting for a job to end.
     backlog: VecDeque<Event<D>>,
+    /// Lines (and the end of input) held while a [`Job::holds`] job runs.
+    held: Vec<Event<D>>,
     running: Option<Running>,
 }
 
@@ -226,10 +265,19 @@ impl<D: Send + 'static> Core<D> {
         }
     }
 
-    /// Hands a finished job's result to the dialect.
+    /// Hands a finished job's result to the dialect; what it held is run
+    /// next, in the order it came.
     fn finish<L: Dialect<Done = D>>(&mut self, dialect: &mut L, done: D) -> io::Result<()> {
         self.running = None;
+        for e in self.held.drain(..).rev() {
+            self.backlog.push_front(e);
+        }
         dialect.finished(done, &mut self.context(Instant::now()))
+    }
+
+    /// True while a job runs that holds the commands after it.
+    fn holding(&self) -> bool {
+        self.running.as_ref().is_some_and(|r| r.holds)
     }
 
     /// `stop`: a stoppable job ends, and its result is written before the
@@ -250,19 +298,26 @@ impl<D: Send + 'static> Core<D> {
         }
     }
 
-    /// `quit` or the end of input. A job that cannot be stopped is finished
-    /// first at the end of input (so `echo "perft 5" | engine` prints its
-    /// count) and abandoned on `quit`; a stoppable one is stopped and its
-    /// result written.
+    /// `quit` or the end of input. At the end of input a job that cannot
+    /// be stopped is finished first, and a stoppable one may run on for its
+    /// [`Job::grace`] (so `echo "perft 5" | engine` prints its count); then
+    /// a stoppable job is stopped and its result written, and one that
+    /// cannot be stopped is abandoned (on `quit`).
     fn shutdown<L: Dialect<Done = D>>(
         mut self,
         dialect: &mut L,
         end_of_input: bool,
     ) -> io::Result<()> {
-        let unstoppable = self.running.as_ref().is_some_and(|r| r.stop.is_none());
-        if unstoppable && end_of_input {
-            if let Some(done) = self.wait_for_job(None) {
-                self.finish(dialect, done)?;
+        if end_of_input {
+            // None: no job; Some(None): wait for its end; Some(Some(t)): for t.
+            let wait = self
+                .running
+                .as_ref()
+                .map(|r| r.stop.as_ref().map(|_| r.grace));
+            if let Some(timeout) = wait.filter(|t| t != &Some(Duration::ZERO)) {
+                if let Some(done) = self.wait_for_job(timeout) {
+                    self.finish(dialect, done)?;
+                }
             }
         }
         self.stop(dialect)
@@ -290,6 +345,7 @@ pub fn run<L: Dialect>(
         events,
         inbox,
         backlog: VecDeque::new(),
+        held: Vec::new(),
         running: None,
     };
     loop {
@@ -297,8 +353,16 @@ pub fn run<L: Dialect>(
             Event::Line(read_at, Ok(text)) => {
                 log::debug!("<< {text}");
                 let command = match dialect.parse(&text) {
+                    Ok(Some(c)) if core.holding() && dialect.kind(&c) != Kind::Quit => {
+                        core.held.push(Event::Line(read_at, Ok(text)));
+                        continue;
+                    }
                     Ok(Some(c)) => c,
                     Ok(None) => continue,
+                    Err(_) if core.holding() => {
+                        core.held.push(Event::Line(read_at, Ok(text)));
+                        continue;
+                    }
                     Err(e) => {
                         core.out.line(&e.to_string())?;
                         continue;
@@ -314,9 +378,117 @@ pub fn run<L: Dialect>(
                     _ => dialect.execute(command, &mut core.context(read_at))?,
                 }
             }
+            e @ (Event::Line(_, Err(_)) | Event::Eof) if core.holding() => core.held.push(e),
             Event::Line(_, Err(e)) => core.out.line(&dialect.unreadable(&e).to_string())?,
             Event::Eof => return core.shutdown(&mut dialect, true),
             Event::Done(done) => core.finish(&mut dialect, done)?,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::{Arc, Mutex};
+
+    /// A dialect of four words: `prepare` holds later commands for a
+    /// moment, `hang` holds them for ever, `isready` and `quit`.
+    struct Fake;
+
+    impl Dialect for Fake {
+        type Command = String;
+        type Done = &'static str;
+
+        fn parse(&mut self, line: &str) -> Result<Option<String>, ErrorLine> {
+            Ok(Some(line.to_string()))
+        }
+
+        fn kind(&self, command: &String) -> Kind {
+            match command.as_str() {
+                "quit" => Kind::Quit,
+                "isready" => Kind::Anytime,
+                _ => Kind::NeedsIdle("prepare"),
+            }
+        }
+
+        fn execute(
+            &mut self,
+            command: String,
+            ctx: &mut Context<'_, &'static str>,
+        ) -> io::Result<()> {
+            let work: Box<dyn FnOnce() -> &'static str + Send> = match command.as_str() {
+                "isready" => return ctx.out().line("readyok"),
+                "prepare" => Box::new(|| {
+                    std::thread::sleep(Duration::from_millis(200));
+                    "prepared"
+                }),
+                _ => Box::new(|| {
+                    let (_keep, wait) = mpsc::channel::<()>();
+                    let _ = wait.recv();
+                    "never"
+                }),
+            };
+            ctx.spawn(Job {
+                holds: true,
+                ..Job::new("prepare", 1 << 20, work)
+            })
+        }
+
+        fn finished(
+            &mut self,
+            done: &'static str,
+            ctx: &mut Context<'_, &'static str>,
+        ) -> io::Result<()> {
+            ctx.out().line(done)
+        }
+
+        fn busy(&self, command: &'static str, job: &'static str) -> ErrorLine {
+            ErrorLine {
+                code: "busy",
+                message: format!("{command} while {job}"),
+            }
+        }
+
+        fn unreadable(&self, error: &LineError) -> ErrorLine {
+            ErrorLine {
+                code: "syntax",
+                message: error.to_string(),
+            }
+        }
+    }
+
+    /// A writer the test reads back.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn session(input: &'static str) -> String {
+        let out = Shared::default();
+        run(input.as_bytes(), out.clone(), Fake).unwrap();
+        let bytes = out.0.lock().unwrap().clone();
+        String::from_utf8(bytes).unwrap()
+    }
+
+    #[test]
+    fn a_holding_job_holds_isready_and_the_next_commands_until_it_ends() {
+        // Neither refused as busy nor answered before the job is done.
+        assert_eq!(
+            session("prepare\nisready\nprepare\nisready\n"),
+            "prepared\nreadyok\nprepared\nreadyok\n"
+        );
+    }
+
+    #[test]
+    fn quit_is_read_while_a_holding_job_runs() {
+        assert_eq!(session("hang\nisready\nquit\n"), "");
     }
 }

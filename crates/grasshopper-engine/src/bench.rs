@@ -65,20 +65,33 @@ pub fn one_second(out: &mut impl Write) -> io::Result<(u32, u64)> {
 /// 16 MiB table, one line per position, then `<N> nodes <M> nps`. Returns
 /// (N, M).
 pub fn run(out: &mut impl Write, depth: u32) -> io::Result<(u64, u64)> {
+    run_until(out, depth, &SearchControl::new(false))
+}
+
+/// [`run`], until `control` is stopped: then the position being searched
+/// and the later ones are left out, and so is the total line (the figures
+/// returned are those of the positions done).
+pub fn run_until(
+    out: &mut impl Write,
+    depth: u32,
+    control: &SearchControl,
+) -> io::Result<(u64, u64)> {
     let mut total = 0u64;
     let mut busy = Duration::ZERO;
     let mut searcher = Searcher::new(options());
     for (i, pos) in positions().iter().enumerate() {
         searcher.clear();
-        let control = SearchControl::new(false);
         let limits = Limits {
             depth: Some(depth),
             ..Default::default()
         };
         let mut last = None;
         let start = Instant::now();
-        let result = searcher.search(pos, &limits, &control, &mut |r| last = Some(r.clone()));
+        let result = searcher.search(pos, &limits, control, &mut |r| last = Some(r.clone()));
         busy += start.elapsed();
+        if control.is_stopped() {
+            return Ok((total, 0));
+        }
         let best = result.best.map_or("(none)".to_string(), |m| m.to_string());
         match last {
             Some(r) => {

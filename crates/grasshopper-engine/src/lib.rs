@@ -329,6 +329,8 @@ impl Searcher {
     /// Changes the options (resizes the hash table when its size changes).
     pub fn set_options(&mut self, options: SearchOptions) {
         if options.hash_mb != self.options.hash_mb {
+            // The old table goes first: never both in memory at once.
+            self.tt = Tt::new(1);
             self.tt = Tt::new(options.hash_mb);
         }
         if options.seed != self.options.seed {
@@ -467,6 +469,13 @@ impl Searcher {
         };
         let weights = self.options.weights;
         let (best, ponder) = std::thread::scope(|scope| {
+            let clock = Watchdog {
+                shared: &shared,
+                control,
+                start,
+                hard: budget.hard.filter(|_| !limits.infinite),
+            };
+            scope.spawn(move || clock.watch());
             for id in 1..threads {
                 let (shared, helper_root, pos) = (&shared, root.clone(), *pos);
                 scope.spawn(move || helper(id, shared, helper_root, &pos, max_depth, weights));
@@ -491,6 +500,7 @@ impl Searcher {
             };
             let found = line.deepen(&mut w, max_depth, report);
             shared.stop.store(true, Ordering::Relaxed);
+            control.notify(); // wakes the watchdog
             found
         });
         // A ponder move is only ever a legal reply to the best move.
@@ -522,6 +532,56 @@ impl Searcher {
             root[..=i].rotate_right(1);
         }
         root
+    }
+}
+
+/// Ends every thread of a search at the hard time limit, or at once on
+/// `stop`, from a thread of its own that sleeps until then. The main thread
+/// checks the clock too, but only every thousand nodes of its own: with more
+/// search threads than cores it may wait hundreds of milliseconds for the
+/// processor, and the helpers would search on meanwhile.
+struct Watchdog<'a> {
+    shared: &'a Shared<'a>,
+    control: &'a SearchControl,
+    start: Instant,
+    /// The hard limit; `None` for a search without one (or infinite).
+    hard: Option<Duration>,
+}
+
+impl Watchdog<'_> {
+    fn watch(self) {
+        let (mut start, mut pondering) = (self.start, self.control.is_pondering());
+        let mut guard = self
+            .control
+            .signal
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        loop {
+            if self.shared.stop.load(Ordering::Relaxed) {
+                return;
+            }
+            if pondering && !self.control.is_pondering() {
+                // After ponderhit the limits count from now, as for the main thread.
+                (start, pondering) = (Instant::now(), false);
+            }
+            let deadline = self.hard.filter(|_| !pondering).map(|h| start + h);
+            if self.control.is_stopped() || deadline.is_some_and(|d| Instant::now() >= d) {
+                self.shared.stop.store(true, Ordering::Relaxed);
+                return;
+            }
+            guard = match deadline {
+                Some(d) => {
+                    let left = d.saturating_duration_since(Instant::now());
+                    let waited = self.control.changed.wait_timeout(guard, left);
+                    waited.unwrap_or_else(PoisonError::into_inner).0
+                }
+                None => self
+                    .control
+                    .changed
+                    .wait(guard)
+                    .unwrap_or_else(PoisonError::into_inner),
+            };
+        }
     }
 }
 

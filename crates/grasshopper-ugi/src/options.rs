@@ -2,10 +2,15 @@
 //! `uci`/`ugi`: a table of descriptors (name, kind, range, getter, setter)
 //! on the daemon core's option machinery.
 
+use engine_daemon::memory::Room;
 use engine_daemon::{OptionError, OptionKind, OptionSpec, OptionTable, OptionValue};
 use grasshopper_engine::SearchOptions;
 use grasshopper_solver::retro::RetroTables;
 use grasshopper_solver::{SharedRetro, SharedTables, Tables};
+use std::fs::File;
+use std::io::BufReader;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -28,8 +33,12 @@ pub struct EngineOptions {
 /// Largest hash table a client may ask for (MiB): big enough for long
 /// analysis, small enough that a typo cannot exhaust the machine's memory.
 pub const MAX_HASH_MB: u64 = 4096;
-/// Most search threads a client may ask for.
-pub const MAX_THREADS: u64 = 256;
+/// Most search threads a client may ask for. Lazy SMP gains little beyond a
+/// few dozen threads, and threads beyond the cores only take the processor
+/// from the main thread: with 256 on two cores `go movetime 100` answered
+/// after 1.4-5.7 s (the search's watchdog now ends every thread at the
+/// deadline, but each must still be scheduled once to see it).
+pub const MAX_THREADS: u64 = 64;
 /// Most lines `MultiPV` may ask for (no position has more legal moves).
 pub const MAX_MULTIPV: u64 = 96;
 /// Largest move overhead (ms).
@@ -53,10 +62,7 @@ pub static OPTIONS: OptionTable<EngineOptions> = OptionTable(&[
         name: "Hash",
         kind: spin(1, MAX_HASH_MB),
         get: |o| o.search.hash_mb.to_string(),
-        set: |o, v| {
-            o.search.hash_mb = number(v) as usize;
-            Ok(())
-        },
+        set: set_hash,
     },
     OptionSpec {
         name: "Threads",
@@ -117,19 +123,31 @@ pub static OPTIONS: OptionTable<EngineOptions> = OptionTable(&[
     },
 ]);
 
+/// `Hash`: a size whose growth fits in the memory left (the old table is
+/// freed before the new one is made, so only the growth counts).
+fn set_hash(o: &mut EngineOptions, v: OptionValue<'_>) -> Result<(), String> {
+    let (mb, old) = (number(v), o.search.hash_mb as u64);
+    Room::now().fits(mb.saturating_sub(old)).map_err(|why| {
+        format!("a {mb} MiB table does not fit: {why}; the table stays {old} MiB")
+    })?;
+    o.search.hash_mb = mb as usize;
+    Ok(())
+}
+
 /// `TablePath`: loads the tables (the file is read here, once), or unloads
-/// them for `<empty>`.
+/// them for `<empty>`. Only a regular file or a directory is read: a FIFO
+/// or a device could block the reader for ever.
 fn set_table_path(o: &mut EngineOptions, v: OptionValue<'_>) -> Result<(), String> {
     match v {
-        OptionValue::Text(Some(path)) if std::path::Path::new(path).is_dir() => {
-            let tables =
-                RetroTables::open(std::path::Path::new(path), None).map_err(|e| e.to_string())?;
+        OptionValue::Text(Some(path)) if Path::new(path).is_dir() => {
+            let tables = RetroTables::open(Path::new(path), None).map_err(|e| e.to_string())?;
             o.search.retro = Some(SharedRetro(Arc::new(tables)));
             o.search.tables = None;
             o.table_path = Some(path.to_string());
         }
         OptionValue::Text(Some(path)) => {
-            let tables = Tables::load(path).map_err(|e| e.to_string())?;
+            let file = open_regular(Path::new(path))?;
+            let tables = Tables::read_from(BufReader::new(file)).map_err(|e| e.to_string())?;
             o.search.tables = Some(SharedTables(Arc::new(tables)));
             o.search.retro = None;
             o.table_path = Some(path.to_string());
@@ -141,6 +159,39 @@ fn set_table_path(o: &mut EngineOptions, v: OptionValue<'_>) -> Result<(), Strin
         }
     }
     Ok(())
+}
+
+/// Opens `path` for reading if it is a regular file. The type is checked
+/// before opening (opening a FIFO blocks until a writer comes) and again on
+/// the open file, opened without blocking, in case the path changed between.
+fn open_regular(path: &Path) -> Result<File, String> {
+    let not_regular = |m: std::fs::Metadata| {
+        let kind = m.file_type();
+        let what = if kind.is_dir() {
+            "a directory"
+        } else if std::os::unix::fs::FileTypeExt::is_fifo(&kind) {
+            "a FIFO"
+        } else {
+            "not a regular file"
+        };
+        format!("{} is {what}; expected a regular file", path.display())
+    };
+    let meta = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if !meta.is_file() {
+        return Err(not_regular(meta));
+    }
+    let file = File::options()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    if !meta.is_file() {
+        return Err(not_regular(meta));
+    }
+    Ok(file)
 }
 
 impl EngineOptions {
@@ -224,6 +275,11 @@ mod tests {
             ),
             ("Checkers", Some("16"), "an even number"),
             ("Threads", Some("1.5"), "bad Threads value"),
+            (
+                "Threads",
+                Some("256"),
+                "expected a whole number from 1 to 64",
+            ),
             ("Ponder", Some("yes"), "expected true or false"),
         ];
         for (name, value, message) in cases {

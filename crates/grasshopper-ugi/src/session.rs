@@ -6,14 +6,17 @@ use crate::board;
 use crate::command::{Command, Go, Query, Start};
 use crate::error::ErrorCode;
 use crate::options::EngineOptions;
+use crate::options::OPTIONS;
 use crate::parse::parse_command;
-use crate::perft::write_perft;
-use engine_daemon::{sanitise, Context, Dialect, ErrorLine, Job, Kind, LineError, LineOut};
+use crate::perft::write_perft_until;
+use engine_daemon::{
+    sanitise, Context, Dialect, ErrorLine, Job, Kind, LineError, LineOut, END_OF_INPUT_GRACE,
+};
 use grasshopper_engine::{
     bench, Clock, Limits, Report, Score, SearchControl, SearchOptions, SearchResult, Searcher,
 };
 use grasshopper_rules::{Color, Move, Outcome, Position};
-use std::io;
+use std::io::{self, Write};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -31,7 +34,17 @@ pub enum Done {
     Search(Box<Searcher>, SearchResult),
     /// A perft count or bench ended; its last line is still to be written.
     Count(Option<String>),
+    /// A slow `setoption` (Hash, TablePath) ended: the searcher with the new
+    /// options, or with the old ones and why the new were refused.
+    Options(Box<Searcher>, Result<EngineOptions, ErrorLine>),
+    /// `uginewgame` has cleared the searcher's table.
+    Cleared(Box<Searcher>),
 }
+
+/// Options whose setting takes long (allocating the table, reading tables):
+/// set on a job that holds later commands, so that `isready` is answered
+/// when they are in effect and `quit` is read meanwhile.
+const SLOW_OPTIONS: [&str; 2] = ["Hash", "TablePath"];
 
 /// The engine's state between commands.
 pub struct Ugi {
@@ -65,12 +78,6 @@ impl Ugi {
         }
     }
 
-    fn searcher_mut(&mut self) -> &mut Searcher {
-        let options = &self.options.search;
-        self.searcher
-            .get_or_insert_with(|| Box::new(Searcher::new(options.clone())))
-    }
-
     fn start_position(&self) -> Position {
         Position::start(self.options.checkers).expect("Checkers is validated when set")
     }
@@ -86,13 +93,56 @@ impl Ugi {
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), ErrorLine> {
-        self.options
-            .set(name, value)
-            .map_err(|e| Ugi::error(ErrorCode::BadOption, &format!("setoption: {e}")))?;
+        self.options.set(name, value).map_err(option_error)?;
         if let Some(s) = self.searcher.as_mut() {
             s.set_options(self.options.search.clone());
         }
         Ok(())
+    }
+
+    /// Takes the searcher for a job (a fresh one if a job kept it).
+    fn take_searcher(&mut self) -> Box<Searcher> {
+        self.searcher
+            .take()
+            .unwrap_or_else(|| Box::new(Searcher::new(self.options.search.clone())))
+    }
+
+    /// `setoption` of a [`SLOW_OPTIONS`] option: the options are set on a
+    /// copy and the searcher takes them (allocating its table) on a job.
+    fn set_slow_option(
+        &mut self,
+        name: String,
+        value: Option<String>,
+        ctx: &mut Context<'_, Done>,
+    ) -> io::Result<()> {
+        let mut options = self.options.clone();
+        let mut searcher = self.take_searcher();
+        let work = move || {
+            let result = options.set(&name, value.as_deref()).map_err(option_error);
+            if result.is_ok() {
+                searcher.set_options(options.search.clone());
+            }
+            Done::Options(searcher, result.map(|()| options))
+        };
+        ctx.spawn(Job {
+            holds: true,
+            ..Job::new("setoption", SEARCH_STACK, Box::new(work))
+        })
+    }
+
+    /// `uginewgame`: the start position now, the table cleared on a job
+    /// (a large table takes seconds to clear).
+    fn new_game(&mut self, ctx: &mut Context<'_, Done>) -> io::Result<()> {
+        self.position = self.start_position();
+        let mut searcher = self.take_searcher();
+        let work = move || {
+            searcher.clear();
+            Done::Cleared(searcher)
+        };
+        ctx.spawn(Job {
+            holds: true,
+            ..Job::new("uginewgame", SEARCH_STACK, Box::new(work))
+        })
     }
 
     /// `position`: all or nothing.
@@ -176,10 +226,7 @@ impl Ugi {
             ..limits_for(&pos, &go)
         };
         let control = Arc::new(SearchControl::new(go.ponder));
-        let mut searcher = self
-            .searcher
-            .take()
-            .unwrap_or_else(|| Box::new(Searcher::new(self.options.search.clone())));
+        let mut searcher = self.take_searcher();
         let out = ctx.out().clone();
         let thread_control = Arc::clone(&control);
         let stop_control = Arc::clone(&control);
@@ -187,6 +234,8 @@ impl Ugi {
             name: "search",
             stop: Some(Box::new(move || stop_control.stop())),
             stack: SEARCH_STACK,
+            holds: false,
+            grace: Duration::ZERO,
             work: Box::new(move || {
                 let mut told_draw = false;
                 let result = searcher.search(&pos, &limits, &thread_control, &mut |r| {
@@ -219,22 +268,28 @@ impl Ugi {
     }
 
     /// Runs a count (perft or bench) as a job; its output goes out line by
-    /// line, the last line once the core knows it is over.
+    /// line, the last line once the core knows it is over. `stop`, `quit`
+    /// and the end of input (after [`END_OF_INPUT_GRACE`]) stop it through
+    /// the control the work is given.
     fn count(
         &mut self,
         name: &'static str,
         ctx: &mut Context<'_, Done>,
-        work: impl FnOnce(&mut LineOut, &Position) -> io::Result<()> + Send + 'static,
+        work: impl FnOnce(&mut LineOut, &Position, &SearchControl) -> io::Result<()> + Send + 'static,
     ) -> io::Result<()> {
         let pos = self.position;
         let out = ctx.out().clone();
+        let control = Arc::new(SearchControl::new(false));
+        let stop_control = Arc::clone(&control);
         let job = Job {
             name,
-            stop: None,
+            stop: Some(Box::new(move || stop_control.stop())),
             stack: SEARCH_STACK,
+            holds: false,
+            grace: END_OF_INPUT_GRACE,
             work: Box::new(move || {
                 let mut w = LineOut::new(out);
-                if let Err(e) = work(&mut w, &pos) {
+                if let Err(e) = work(&mut w, &pos, &control) {
                     log::warn!("{name} output failed: {e}");
                 }
                 Done::Count(w.into_last_line())
@@ -308,22 +363,27 @@ impl Dialect for Ugi {
             }
             Command::Query(q) => ctx.out().line(&self.query(q)),
             Command::Display => ctx.out().lines(&board::draw(&self.position)),
-            Command::SetOption { name, value } => done(self.set_option(&name, value.as_deref())),
-            Command::NewGame => {
-                self.searcher_mut().clear();
-                self.position = self.start_position();
-                Ok(())
-            }
+            Command::SetOption { name, value } => match OPTIONS.find(&name).map(|spec| spec.name) {
+                Some(slow) if SLOW_OPTIONS.contains(&slow) => {
+                    self.set_slow_option(name, value, ctx)
+                }
+                _ => done(self.set_option(&name, value.as_deref())),
+            },
+            Command::NewGame => self.new_game(ctx),
             Command::Position { start, moves } => done(self.set_position(start, &moves)),
             Command::Go(go) => self.go(go, ctx),
-            Command::Perft(depth) => self.count("perft", ctx, move |w, pos| {
-                write_perft(w, pos, depth, true).map(|_| ())
+            Command::Perft(depth) => self.count("perft", ctx, move |w, pos, control| {
+                write_perft_until(w, pos, depth, true, control).map(|_| ())
             }),
             Command::Bench(depth) => {
                 let depth = depth.unwrap_or(bench::DEFAULT_DEPTH);
-                self.count("bench", ctx, move |w, _| {
+                self.count("bench", ctx, move |w, _, control| {
                     bench::one_second(w)?;
-                    bench::run(w, depth).map(|_| ())
+                    bench::run_until(w, depth, control)?;
+                    if control.is_stopped() {
+                        writeln!(w, "info string bench stopped, no total")?;
+                    }
+                    Ok(())
                 })
             }
             // The core handles these two.
@@ -340,14 +400,28 @@ impl Dialect for Ugi {
             }
             Done::Count(Some(line)) => ctx.out().line(&line),
             Done::Count(None) => Ok(()),
+            Done::Options(searcher, result) => {
+                self.searcher = Some(searcher);
+                match result {
+                    Ok(options) => {
+                        self.options = options;
+                        Ok(())
+                    }
+                    Err(e) => ctx.error(&e),
+                }
+            }
+            Done::Cleared(searcher) => {
+                self.searcher = Some(searcher);
+                Ok(())
+            }
         }
     }
 
     fn busy(&self, command: &'static str, job: &'static str) -> ErrorLine {
         let why = match job {
             "search" => "a search is running; send stop and wait for bestmove first",
-            "perft" => "perft is running; wait for its nodes line first",
-            _ => "bench is running; wait for its nodes line first",
+            "perft" => "perft is running; send stop or wait for its nodes line first",
+            _ => "bench is running; send stop or wait for its nodes line first",
         };
         Ugi::error(ErrorCode::Busy, &format!("{command}: {why}"))
     }
@@ -355,6 +429,11 @@ impl Dialect for Ugi {
     fn unreadable(&self, error: &LineError) -> ErrorLine {
         Ugi::error(ErrorCode::Syntax, &error.to_string())
     }
+}
+
+/// A refused `setoption`.
+fn option_error(e: engine_daemon::OptionError) -> ErrorLine {
+    Ugi::error(ErrorCode::BadOption, &format!("setoption: {e}"))
 }
 
 /// The limits for a `go` in the current position: the mover's clock is

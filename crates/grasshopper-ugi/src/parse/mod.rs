@@ -439,14 +439,20 @@ fn query(input: &str) -> Res<'_, Command> {
     .parse(input)
 }
 
+/// What `perft` takes (the cap is [`crate::perft::MAX_PERFT_DEPTH`]).
+const PERFT_DEPTHS: &str = "a depth in plies (a whole number from 0 to 12)";
+
 /// `perft <depth>`.
 fn perft(input: &str) -> Res<'_, Command> {
     preceded(
         keyword("perft"),
         cut(terminated(
             context(
-                "a depth in plies (a whole number from 0 to 4294967295)",
-                preceded(space1, whole::<u32>),
+                PERFT_DEPTHS,
+                preceded(
+                    space1,
+                    verify(whole::<u32>, |d| *d <= crate::perft::MAX_PERFT_DEPTH),
+                ),
             ),
             end("end of line"),
         )),

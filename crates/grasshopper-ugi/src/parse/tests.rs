@@ -322,9 +322,21 @@ fn perft_reads_a_depth() {
         "perft x",
         "perft 3 4",
         "perft 4294967296",
+        "perft 13",
+        "perft 40",
     ] {
         assert_eq!(err(line).code(), ErrorCode::Syntax, "{line}");
     }
+    assert_eq!(ok("perft 12"), Command::Perft(12));
+    assert_eq!(
+        err("perft 40").to_string(),
+        "perft: expected a depth in plies (a whole number from 0 to 12), found \"40\""
+    );
+}
+
+#[test]
+fn the_perft_cap_is_the_one_the_message_names() {
+    assert!(PERFT_DEPTHS.contains(&format!(" to {})", crate::perft::MAX_PERFT_DEPTH)));
 }
 
 #[test]
