@@ -1,18 +1,37 @@
 //! One engine process seen from the client's side (a match runner, a GUI
 //! server, a compliance checker): spawning it, the handshake, and reading its
 //! answers with deadlines. A reader thread turns the engine's stdout into
-//! lines on a channel, so waiting for an answer never blocks past a deadline
-//! and a dead engine shows up as a closed channel. Nothing here knows a game.
+//! lines in a bounded queue, so waiting for an answer never blocks past a
+//! deadline, a dead engine shows up as the end of the queue, and an engine
+//! writing without pause costs a bounded amount of memory. The engine runs
+//! in a process group of its own, ended whole. Nothing here knows a game.
 
+mod group;
+mod queue;
+
+use queue::Queue;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
+use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
 /// The longest line read from an engine (bytes, without its line break);
 /// longer ones arrive in pieces.
 pub const MAX_LINE: usize = 64 * 1024;
+
+/// The most lines of an engine's output waiting to be read. When they are
+/// this many, the oldest `info` line waiting is dropped to make room (and
+/// counted, see [`Engine::dropped`]); other lines wait for room, and so does
+/// the engine (its stdout pipe fills).
+pub const QUEUE_LINES: usize = 1024;
+
+/// The most bytes of text waiting to be read, held as [`QUEUE_LINES`] is.
+pub const QUEUE_BYTES: usize = 1024 * 1024;
+
+/// The most lines [`Engine::start`] keeps of what the engine says before
+/// its handshake ends (`info` lines are not kept).
+pub const HANDSHAKE_LINES: usize = 1024;
 
 /// Why an engine could not do what it was asked.
 #[derive(Debug, thiserror::Error)]
@@ -100,13 +119,16 @@ pub struct Engine {
     name: String,
     child: Child,
     stdin: Option<ChildStdin>,
-    lines: Receiver<RawLine>,
+    lines: Arc<Queue>,
+    /// The process group has been killed and the engine reaped.
+    ended: bool,
 }
 
 impl Engine {
     /// Starts the engine and performs the handshake: `hello` until `ok`
     /// (the lines in between are returned), the options, then `isready`
-    /// until `readyok`, each within `timeout`.
+    /// until `readyok`, each within `timeout`. Of the lines in between, the
+    /// first [`HANDSHAKE_LINES`] that are not `info` are kept.
     pub fn start(
         program: &Program,
         handshake: Handshake,
@@ -120,6 +142,7 @@ impl Engine {
         loop {
             match engine.recv(deadline) {
                 Wait::Line(line) if line.split_whitespace().next() == Some(handshake.ok) => break,
+                Wait::Line(line) if said.len() >= HANDSHAKE_LINES || is_info(&line) => {}
                 Wait::Line(line) => said.push(line),
                 Wait::Timeout => return Err(EngineFailure::Silent(handshake.hello.to_string())),
                 Wait::Closed => return Err(engine.crash_report(handshake.hello)),
@@ -138,49 +161,19 @@ impl Engine {
     /// Starts the program without a handshake (for checkers that want to
     /// see every line the engine writes).
     pub fn spawn(program: &Program) -> Result<Engine, EngineFailure> {
-        let mut child = Command::new(&program.cmd)
-            .args(&program.args)
+        let mut cmd = Command::new(&program.cmd);
+        cmd.args(&program.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(EngineFailure::Spawn)?;
+            .stderr(Stdio::piped());
+        group::own_group(&mut cmd);
+        let mut child = cmd.spawn().map_err(EngineFailure::Spawn)?;
         let stdout = child.stdout.take().expect("piped");
         let stderr = child.stderr.take().expect("piped");
-        let (tx, rx) = mpsc::channel();
-        let name = program.name.clone();
-        thread::spawn(move || {
-            // Bytes, not str: an engine printing invalid UTF-8 is garbage to
-            // report, not a reason to stop reading.
-            let mut reader = BufReader::new(stdout);
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                // At most MAX_LINE bytes a line (and its LF): an engine
-                // printing without end must not take the runner's memory with it.
-                match (&mut reader)
-                    .take(MAX_LINE as u64 + 1)
-                    .read_until(b'\n', &mut buf)
-                {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        let ended = buf.last() == Some(&b'\n');
-                        if ended {
-                            buf.pop();
-                        }
-                        let line = RawLine {
-                            text: String::from_utf8_lossy(&buf).into_owned(),
-                            utf8: std::str::from_utf8(&buf).is_ok(),
-                            ended,
-                        };
-                        if tx.send(line).is_err() {
-                            break;
-                        }
-                    }
-                }
-            }
-        });
-        let err_name = name.clone();
+        let lines = Arc::new(Queue::new(QUEUE_LINES, QUEUE_BYTES));
+        let queue = Arc::clone(&lines);
+        thread::spawn(move || read_lines(stdout, &queue));
+        let err_name = program.name.clone();
         thread::spawn(move || {
             let mut reader = BufReader::new(stderr);
             let mut buf = Vec::new();
@@ -194,11 +187,35 @@ impl Engine {
             }
         });
         Ok(Engine {
-            name,
+            name: program.name.clone(),
             stdin: child.stdin.take(),
             child,
-            lines: rx,
+            lines,
+            ended: false,
         })
+    }
+
+    /// Lines the engine has written that wait to be read (at most
+    /// [`QUEUE_LINES`]).
+    pub fn queued(&self) -> usize {
+        self.lines.len()
+    }
+
+    /// Bytes of text waiting to be read (at most [`QUEUE_BYTES`], or one
+    /// line of at most [`MAX_LINE`]).
+    pub fn queued_bytes(&self) -> usize {
+        self.lines.bytes()
+    }
+
+    /// `info` lines dropped unread because the engine wrote faster than
+    /// they were read (see [`QUEUE_LINES`]).
+    pub fn dropped(&self) -> u64 {
+        self.lines.dropped()
+    }
+
+    /// The engine's process id (also its process group's id on Unix).
+    pub fn id(&self) -> u32 {
+        self.child.id()
     }
 
     /// The engine's name.
@@ -231,17 +248,15 @@ impl Engine {
     }
 
     /// The next line as the engine wrote it, or why there is none before
-    /// `deadline`.
+    /// `deadline`. Once the deadline has passed it is [`RawWait::Timeout`]
+    /// even if lines wait: an engine writing without pause cannot keep a
+    /// wait going past its deadline.
     pub fn recv_raw(&mut self, deadline: Instant) -> RawWait {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(left) {
-            Ok(line) => {
-                log::trace!("{} -> {}", self.name, line.text);
-                RawWait::Line(line)
-            }
-            Err(RecvTimeoutError::Timeout) => RawWait::Timeout,
-            Err(RecvTimeoutError::Disconnected) => RawWait::Closed,
+        let wait = self.lines.pop(deadline);
+        if let RawWait::Line(line) = &wait {
+            log::trace!("{} -> {}", self.name, line.text);
         }
+        wait
     }
 
     /// Reads lines until one whose first word is `word`, which it returns.
@@ -308,34 +323,96 @@ impl Engine {
         }
     }
 
-    /// Ends the process at once.
+    /// Ends the process, and every process of its group, at once.
     pub fn kill(mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.end();
     }
 
-    /// Asks the process to quit, and kills it if it has not within `grace`.
+    /// Asks the process to quit, and kills its group when it has quit or
+    /// `grace` has passed (what it started is ended either way).
     pub fn quit(mut self, grace: Duration) {
         let _ = self.send("quit");
         self.stdin = None;
-        let until = Instant::now() + grace;
-        loop {
-            match self.child.try_wait() {
-                Ok(Some(_)) => return,
-                Ok(None) if Instant::now() < until => thread::sleep(Duration::from_millis(5)),
-                _ => break,
-            }
+        self.wait_exit(grace);
+        self.end();
+    }
+
+    /// SIGKILL to the engine's process group, then reaps the engine; the
+    /// reader thread stops.
+    fn end(&mut self) {
+        if self.ended {
+            return;
         }
-        self.kill();
+        self.ended = true;
+        self.stdin = None;
+        self.lines.abandon();
+        group::kill_group(&mut self.child);
+        let _ = self.child.wait();
     }
 }
 
 impl Drop for Engine {
     fn drop(&mut self) {
-        // Never leave a process behind, however the match ends.
-        if let Ok(None) = self.child.try_wait() {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
+        // Never leave a process behind, however the match ends: the
+        // engine's children included, even if the engine itself has exited.
+        self.end();
+    }
+}
+
+/// Whether the next byte is LF, which is then consumed.
+fn next_is_lf(reader: &mut impl BufRead) -> bool {
+    let lf = matches!(reader.fill_buf(), Ok(bytes) if bytes.first() == Some(&b'\n'));
+    if lf {
+        reader.consume(1);
+    }
+    lf
+}
+
+/// Whether `line`'s first word is `info`.
+fn is_info(line: &str) -> bool {
+    line.split_whitespace().next() == Some("info")
+}
+
+/// The reader thread: the engine's stdout as lines of at most [`MAX_LINE`]
+/// bytes, into `queue` until the output ends or the client goes.
+fn read_lines(stdout: ChildStdout, queue: &Queue) {
+    // Bytes, not str: an engine printing invalid UTF-8 is garbage to
+    // report, not a reason to stop reading.
+    let mut reader = BufReader::new(stdout);
+    let mut buf = Vec::new();
+    // Whether the next piece starts a line (the last one ended with LF).
+    let mut at_start = true;
+    loop {
+        buf.clear();
+        // At most MAX_LINE bytes a line: an engine printing without end
+        // must not take the client's memory with it.
+        match (&mut reader)
+            .take(MAX_LINE as u64)
+            .read_until(b'\n', &mut buf)
+        {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {
+                let mut ended = buf.last() == Some(&b'\n');
+                if ended {
+                    buf.pop();
+                } else if buf.len() == MAX_LINE && next_is_lf(&mut reader) {
+                    // Exactly MAX_LINE bytes, then its LF: a whole line.
+                    ended = true;
+                }
+                let line = RawLine {
+                    text: String::from_utf8_lossy(&buf).into_owned(),
+                    utf8: std::str::from_utf8(&buf).is_ok(),
+                    ended,
+                };
+                // Only a whole `info` line may be dropped: never a piece
+                // of a longer line, whose rest would then read as a line.
+                let droppable = at_start && ended && is_info(&line.text);
+                at_start = ended;
+                if !queue.push(line, droppable) {
+                    break;
+                }
+            }
         }
     }
+    queue.close();
 }

@@ -27,6 +27,13 @@
 //! - `ponder`: `bestmove <move> ponder <move>` even with the Ponder option
 //!   false (the line that hangs a strict UGI runner);
 //! - `crlf`: ends its answers with CR LF.
+//!
+//! `--chatter KIND` makes it write lines without pause from its start to
+//! its end, on a thread of its own, whether anyone reads them or not (the
+//! engine that floods its client): `info` writes `info string chatter N
+//! ...` lines, `noise` writes `noise N ...` lines (not `info`, so a client
+//! may not drop them). N counts from 1, so a reader can tell a gap. Its
+//! answers to commands come in between, as from any engine.
 
 use std::io::{self, BufRead, Write};
 use std::process::exit;
@@ -34,7 +41,8 @@ use std::time::Duration;
 use testkit::naive::{Naive, NaiveMove, NaiveOutcome, WHITE};
 
 const USAGE: &str = "usage: fake-engine [--mode first|random] [--seed N] [--delay MS] \
-                     [--fail illegal|crash|silent|garbage|slow|flood|stale|ponder|crlf [--fail-after N]]";
+                     [--fail illegal|crash|silent|garbage|slow|flood|stale|ponder|crlf [--fail-after N]] \
+                     [--chatter info|noise]";
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Fail {
@@ -56,6 +64,8 @@ struct Args {
     fail: Option<Fail>,
     /// `None`: at every go (and, for silent and garbage, the whole session).
     fail_after: Option<u32>,
+    /// The first word of the lines written without pause (`--chatter`).
+    chatter: Option<&'static str>,
 }
 
 fn parse_args() -> Args {
@@ -65,6 +75,7 @@ fn parse_args() -> Args {
         delay: Duration::ZERO,
         fail: None,
         fail_after: None,
+        chatter: None,
     };
     let mut it = std::env::args().skip(1);
     let bad = |why: String| -> ! {
@@ -91,6 +102,13 @@ fn parse_args() -> Args {
             "--seed" => a.seed = number(value()),
             "--delay" => a.delay = Duration::from_millis(number(value())),
             "--fail-after" => a.fail_after = Some(number(value()) as u32),
+            "--chatter" => {
+                a.chatter = Some(match value().as_str() {
+                    "info" => "info string chatter",
+                    "noise" => "noise",
+                    other => bad(format!("unknown chatter {other:?}")),
+                })
+            }
             "--fail" => {
                 a.fail = Some(match value().as_str() {
                     "illegal" => Fail::Illegal,
@@ -536,8 +554,38 @@ impl Fake {
     }
 }
 
+/// Writes numbered `{first} N ...` lines until nobody reads them.
+fn chatter(first: &'static str) {
+    std::thread::spawn(move || {
+        let pad = "-".repeat(64);
+        let mut batch = String::new();
+        let mut n = 0u64;
+        loop {
+            // Whole lines, a hundred a write (as fast as a pipe takes
+            // them), under the lock: answers to commands come between
+            // lines, never inside one.
+            batch.clear();
+            for _ in 0..100 {
+                n += 1;
+                batch.push_str(&format!("{first} {n} {pad}\n"));
+            }
+            let mut out = io::stdout().lock();
+            if out
+                .write_all(batch.as_bytes())
+                .and_then(|_| out.flush())
+                .is_err()
+            {
+                exit(0);
+            }
+        }
+    });
+}
+
 fn main() {
     let args = parse_args();
+    if let Some(first) = args.chatter {
+        chatter(first);
+    }
     let mut fake = Fake {
         mute: args.fail == Some(Fail::Silent) && args.fail_after.is_none(),
         args,
