@@ -56,7 +56,7 @@ pub enum Command {
     /// Play an in-process match, player A against player B, in game pairs
     /// with colours swapped; prints each game and the score with an Elo estimate.
     Selfplay(lab::SelfplayArgs),
-    /// Play a match between engines that speak the protocol (see README).
+    /// Play a match between engines that speak the protocol (see docs/match-runner.md).
     Match(Box<matches::MatchArgs>),
     /// Check that an engine speaks the protocol (protocol.md): drives
     /// `CMD ARGS...` through every command, prints `PASS <check>` or
@@ -68,7 +68,7 @@ pub enum Command {
     /// Classic backgammon's rules: the legal moves of a position, or its board.
     #[command(subcommand)]
     Backgammon(backgammon::BackgammonCommand),
-    /// Serve a board for people in the browser (see README): a local web
+    /// Serve a board for people in the browser (see docs/board.md): a local web
     /// server that referees every move and plays the engine as a protocol client.
     Serve(serve::ServeArgs),
     /// Compare retrograde phase tables with the alpha-beta solver on

@@ -1,4 +1,4 @@
-//! Games, the cube and matches (RULES-backgammon.md §2, §6-9): whose turn it
+//! Games, the cube and matches (docs/rules/RULES-backgammon.md §2, §6-9): whose turn it
 //! is, what decision is due, the result of a game and the score of a match.
 
 use crate::board::{Board, Point, Side};

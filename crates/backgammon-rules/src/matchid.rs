@@ -419,7 +419,7 @@ impl fmt::Display for StateFault {
 impl std::error::Error for StateFault {}
 
 impl MatchState {
-    /// Checks the state against the rules of a match (RULES-backgammon.md
+    /// Checks the state against the rules of a match (docs/rules/RULES-backgammon.md
     /// §9) and against `board`: scores below the length, the Crawford flag
     /// only with exactly one player 1 away and then no cube turned, game
     /// over only with a winner. In money play the scores are the session's

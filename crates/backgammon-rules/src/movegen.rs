@@ -1,4 +1,4 @@
-//! Legal move generation (RULES-backgammon.md §3-5), one move per resulting
+//! Legal move generation (docs/rules/RULES-backgammon.md §3-5), one move per resulting
 //! position, without allocating.
 //!
 //! The work is done on bit masks of the mover's points: which points hold

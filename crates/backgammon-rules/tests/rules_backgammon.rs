@@ -1,4 +1,4 @@
-//! One test per rule of RULES-backgammon.md, each with a position that shows it.
+//! One test per rule of docs/rules/RULES-backgammon.md, each with a position that shows it.
 
 use backgammon_rules::{
     win_kind, Board, CubeOwner, Decision, Dice, Game, GameError, MatchState, NoDouble, Player,

@@ -5,8 +5,8 @@
 //! checkers waiting in D, checkers still behind, how many moves each side has,
 //! how soon each side can score, who holds the scoring run). The weights in
 //! [`WEIGHTS`] were fitted to self-play results by `grasshopper tune` (see
-//! `tune.rs` and the README); the search never relies on the evaluation for
-//! proved results, which come from game ends only.
+//! `grasshopper-lab`'s `tune.rs` and docs/engine.md); the search never relies
+//! on the evaluation for proved results, which come from game ends only.
 
 use grasshopper_rules::mask::{QA, QB, QC, QD};
 use grasshopper_rules::{Color, Position};
@@ -41,7 +41,7 @@ pub const NAMES: [&str; N_FEATURES] = [
 ];
 
 /// Fitted weights (centi-points per unit of feature) after two rounds of
-/// `grasshopper tune` (see the README), each round's games played with the
+/// `grasshopper tune` (see docs/engine.md), each round's games played with the
 /// previous round's weights:
 /// 1. `--games 1500 --nodes 2000 --seed 1` from hand-set weights: 95,944
 ///    positions, squared error 0.2057 -> 0.1614; +280 Elo over the hand-set

@@ -6,7 +6,7 @@ use crate::moves::Move;
 use crate::position::{Position, Run};
 use crate::types::{Color, Point};
 
-/// A result that no play can change, found without a search (RULES.md 9, 11).
+/// A result that no play can change, found without a search (docs/rules/RULES.md 9, 11).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Decided {
     /// The previous mover has scored twice in succession: the side to move

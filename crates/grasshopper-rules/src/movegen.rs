@@ -15,9 +15,9 @@ use std::fmt;
 pub enum Outcome {
     /// The game goes on.
     Ongoing,
-    /// The colour scored twice in succession (RULES.md 11).
+    /// The colour scored twice in succession (docs/rules/RULES.md 11).
     Win(Color),
-    /// Neither player has a legal action (RULES.md 12).
+    /// Neither player has a legal action (docs/rules/RULES.md 12).
     Draw,
 }
 
@@ -176,7 +176,7 @@ impl Position {
         list
     }
 
-    /// How the game stands (RULES.md 11-12).
+    /// How the game stands (docs/rules/RULES.md 11-12).
     pub fn outcome(&self) -> Outcome {
         if let Some(run) = self.run().filter(|r| r.count == 2) {
             return Outcome::Win(run.color);

@@ -7,7 +7,7 @@ use std::str::FromStr;
 /// Largest number of checkers a player may have.
 pub const MAX_CHECKERS: u8 = 14;
 
-/// A run of successive scores by one colour (RULES.md 11). A run of 2 wins.
+/// A run of successive scores by one colour (docs/rules/RULES.md 11). A run of 2 wins.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Run {
     /// Who scored last.
@@ -491,7 +491,7 @@ fn parse_run(text: &str) -> Result<Option<Run>, ParsePositionError> {
 }
 
 /// Checks that the run could follow from the score: scores alternate between
-/// the players except for the final winning one (RULES.md 11), so with a run of
+/// the players except for the final winning one (docs/rules/RULES.md 11), so with a run of
 /// `c` the scorer `c` has `k` scores and the other has `o`, where a run of 1
 /// means `k - o` is 0 or 1 and a run of 2 means `k - o` is 1 or 2.
 fn check_run(run: Option<Run>, score: [u8; 2], text: &str) -> Result<(), ParsePositionError> {

@@ -106,7 +106,7 @@ impl Engine {
         }
         // A player who cannot score as often as a win needs can at best
         // draw: scoring twice in succession takes two more walls, or one
-        // after scoring last (RULES.md 11), and walls take two checkers.
+        // after scoring last (docs/rules/RULES.md 11), and walls take two checkers.
         if !pos.can_still_win(me.opposite()) && alpha < 0 {
             alpha = 0;
             if alpha >= beta {
@@ -135,7 +135,7 @@ impl Engine {
         }
         let moves = pos.legal_moves();
         if moves.is_empty() {
-            // Not won and nobody can act: a draw (RULES.md 12).
+            // Not won and nobody can act: a draw (docs/rules/RULES.md 12).
             return 0;
         }
         let order = self.order(pos, &moves, tt_move);

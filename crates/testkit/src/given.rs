@@ -1,4 +1,4 @@
-//! Helpers that let rules tests state their positions the way RULES.md does:
+//! Helpers that let rules tests state their positions the way docs/rules/RULES.md does:
 //! `given("white lone 2, black lone 7, white wall 8")`.
 
 use crate::naive::checkers_on;

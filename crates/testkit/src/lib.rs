@@ -1,6 +1,6 @@
 //! Shared by the tests of every crate, and by no shipped code: oracles
 //! independent of the code under test (a naive model of the rules written
-//! from RULES.md, a plain minimax), readable position builders, the seeded
+//! from docs/rules/RULES.md, a plain minimax), readable position builders, the seeded
 //! generator, and the harness that drives a real engine binary through
 //! transcripts. Its `fake-engine` binary plays the engine's protocol badly
 //! on purpose for the match runner's and the compliance checker's tests.

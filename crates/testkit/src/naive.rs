@@ -1,4 +1,4 @@
-//! A deliberately naive model of the rules, written straight from RULES.md:
+//! A deliberately naive model of the rules, written straight from docs/rules/RULES.md:
 //! a plain array of 24 points, loops over points, no bit tricks, its own
 //! parser, formatter, pass, outcome and draw logic. The tests compare the fast
 //! rules core against it; it shares nothing with the rules crate but the text of

@@ -1,4 +1,4 @@
-//! The worked examples of RULES.md, the reasons `play` gives for refusing a
+//! The worked examples of docs/rules/RULES.md, the reasons `play` gives for refusing a
 //! move, and position strings that must be refused. Each example is checked
 //! for White and, mirrored, for Black.
 
@@ -22,7 +22,7 @@ fn assert_refused(pos: &Position, text: &str, want: &str) {
     );
 }
 
-// ---- The worked examples of RULES.md ------------------------------------
+// ---- The worked examples of docs/rules/RULES.md ------------------------------------
 
 #[test]
 fn example_1_a_lone_checker_on_3_may_go_to_any_empty_point_7_to_12() {

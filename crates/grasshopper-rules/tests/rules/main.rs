@@ -1,4 +1,4 @@
-//! The rules crate against RULES.md and against an independent naive model
+//! The rules crate against docs/rules/RULES.md and against an independent naive model
 //! (testkit): one test binary, a module per concern.
 
 mod examples;

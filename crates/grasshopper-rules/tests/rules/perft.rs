@@ -106,7 +106,7 @@ fn the_naive_model_gives_the_fixture_counts_at_small_depths() {
 }
 
 /// Every count of the fixture by the naive model: minutes of CPU, so run on
-/// demand (`cargo test --release --test rules_perft -- --ignored`) whenever
+/// demand (`cargo test --release -p grasshopper-rules --test rules -- --ignored`) whenever
 /// the fixture grows.
 #[test]
 #[ignore]

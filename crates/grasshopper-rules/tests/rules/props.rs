@@ -1,5 +1,5 @@
 //! Property tests: position and move strings round-trip, checkers are
-//! conserved, every game ends within the bound of RULES.md 13, and checked
+//! conserved, every game ends within the bound of docs/rules/RULES.md 13, and checked
 //! play accepts exactly the generated moves.
 
 use grasshopper_rules::{Color, Move, Outcome, Point, Position};
@@ -146,7 +146,7 @@ proptest! {
         let mut pos = Position::start(n).unwrap();
         let (mut actions, mut passes) = ([0u32; 2], 0u32);
         let mut last_was_pass = false;
-        // RULES.md 13: each checker enters and crosses three quadrant borders
+        // docs/rules/RULES.md 13: each checker enters and crosses three quadrant borders
         // (4 actions), each wall is borne off once (N/2 per player).
         let bound = 2 * (4 * n as u32) + n as u32;
         loop {

@@ -306,7 +306,7 @@ fn fold(key: u128) -> u64 {
 }
 
 /// Plain minimax over the positions reachable from the start, memoised by
-/// the rules' key, with the outcome from the rules (RULES.md 11-12); every
+/// the rules' key, with the outcome from the rules (docs/rules/RULES.md 11-12); every
 /// position it values that the tables store is compared with them.
 struct Minimax<'a> {
     memo: Memo,
