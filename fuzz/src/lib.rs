@@ -15,8 +15,11 @@ use match_runner::{parse_records, Game};
 use std::fmt::Debug;
 use std::str::FromStr;
 
-/// Every target, by name, for the seed test and the scripts.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+/// A target's check.
+pub type Check = fn(&[u8]);
+
+/// Every target, by name, for the seed test.
+pub const TARGETS: &[(&str, Check)] = &[
     ("ugi_command", ugi_command),
     ("ubgi_command", ubgi_command),
     ("grasshopper_position", grasshopper_position),
@@ -60,11 +63,12 @@ pub fn ugi_command(data: &[u8]) {
     match &cmd {
         Command::Position { start, moves } => {
             let mut pos = match start {
-                Start::StartPos => Position::start(grasshopper_rules::MAX_CHECKERS)
-                    .expect("the start position"),
+                Start::StartPos => {
+                    Position::start(grasshopper_rules::MAX_CHECKERS).expect("the start position")
+                }
                 Start::Fen(p) => {
                     round_trips(p);
-                    p.clone()
+                    *p
                 }
             };
             for &m in moves {
@@ -139,7 +143,11 @@ fn position_text(t: &str) {
 fn match_id_round_trips(state: &MatchState) {
     let mut want = *state;
     want.dice = want.dice.and_then(|d| Dice::new(d.high(), d.low()));
-    assert_eq!(state.to_string().parse::<MatchState>(), Ok(want), "{state:?}");
+    assert_eq!(
+        state.to_string().parse::<MatchState>(),
+        Ok(want),
+        "{state:?}"
+    );
 }
 
 /// A Grasshopper position string: the round trip, and the moves of the
