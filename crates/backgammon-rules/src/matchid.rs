@@ -246,9 +246,11 @@ impl MatchState {
             _ => Some(WinKind::Backgammon),
         };
         let (d0, d1) = (take(3) as u8, take(3) as u8);
+        // Read larger die first, as `key` writes them (and GNU Backgammon
+        // does, whatever order it shows): the text then reads back equal.
         let dice = match (d0, d1) {
             (0, 0) => None,
-            _ => Some(Dice::new(d0, d1).ok_or(MatchIdFault::Dice(d0, d1))?),
+            _ => Some(Dice::new(d0.max(d1), d0.min(d1)).ok_or(MatchIdFault::Dice(d0, d1))?),
         };
         let match_length = take(15) as u16;
         let score = [take(15) as u16, take(15) as u16];
@@ -563,6 +565,16 @@ mod tests {
         for id in ["cAkAAAAAAAAA", "QYkqASAAIAAA", "MIHpAAAAAAAE"] {
             assert_eq!(id.parse::<MatchState>().unwrap().to_string(), id);
         }
+    }
+
+    #[test]
+    fn dice_written_smaller_first_read_larger_first_and_round_trip() {
+        // Found by the gnubg_id fuzz target: 1-4 read as Dice(1, 4) was
+        // written 4-1 and read back as Dice(4, 1), another state.
+        let m: MatchState = "QYkQASAAIAAA".parse().unwrap();
+        assert_eq!(m.dice, Dice::new(4, 1));
+        assert_eq!(m.to_string(), "QQkGASAAIAAA");
+        assert_eq!(m.to_string().parse::<MatchState>(), Ok(m));
     }
 
     #[test]

@@ -270,6 +270,20 @@ impl Xgid {
                 "an XGID describes only a game in play with no resignation",
             ));
         }
+        // An XGID's turn is the player on roll, or the doubled player while
+        // a double waits (with no dice): any other state would read back as
+        // a different one.
+        let turn = if state.doubled {
+            state.on_roll.other()
+        } else {
+            state.on_roll
+        };
+        if state.turn != turn || (state.doubled && state.dice.is_some()) {
+            return Err(err(
+                "turn",
+                "an XGID has the player on roll on turn, or the doubled player before the roll",
+            ));
+        }
         let (bottom, top) = match state.on_roll {
             Player::One => (Side::OnRoll, Side::Opponent),
             Player::Zero => (Side::Opponent, Side::OnRoll),
@@ -338,6 +352,23 @@ mod tests {
         // What GNU Backgammon 1.07 shows after `set xgid` with this text.
         assert_eq!(state.to_string(), "QYnqACAAIAAE");
         assert_eq!(Xgid::from_state(&board, &state).unwrap(), x);
+    }
+
+    #[test]
+    fn states_an_xgid_cannot_hold_are_refused() {
+        // Found by the gnubg_id fuzz target: player 0 on turn while player 1
+        // is on roll, with no double, was written as an XGID that reads back
+        // with player 1 on turn.
+        let (board, mut state) = EXAMPLE.parse::<Xgid>().unwrap().to_state().unwrap();
+        state.turn = state.on_roll.other();
+        let e = Xgid::from_state(&board, &state).unwrap_err();
+        assert_eq!(e.field, "turn");
+        state.turn = state.on_roll.other();
+        state.doubled = true; // and the dice 52 rolled
+        assert_eq!(Xgid::from_state(&board, &state).unwrap_err().field, "turn");
+        state.dice = None;
+        let x = Xgid::from_state(&board, &state).unwrap();
+        assert_eq!(x.to_state().unwrap(), (board, state));
     }
 
     #[test]

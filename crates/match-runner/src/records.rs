@@ -314,9 +314,12 @@ fn build<G: Game>(
             let close = after
                 .find('}')
                 .ok_or_else(|| err(moves_line, "unclosed comment in the moves".to_string()))?;
+            // A `{` inside is dropped, as the writer drops it from notes:
+            // the record then writes back as it reads.
             comments.push((
                 moves.len(),
                 after[..close]
+                    .replace('{', "")
                     .split_whitespace()
                     .collect::<Vec<_>>()
                     .join(" "),
@@ -531,6 +534,18 @@ mod tests {
             assert_eq!(parsed.games, first, "cut at {cut}");
             assert!(parsed.truncated, "cut at {cut}");
         }
+    }
+
+    #[test]
+    fn a_brace_inside_a_comment_reads_as_the_record_writes_back() {
+        // Found by the records_grasshopper fuzz target: the note "a{b" was
+        // written as {ab} and read back as another record.
+        let won = sample(&["bar/1"], "....../....../....../...... w 2 2 0-0 -");
+        let text = won.to_string().replace("{cp 0 depth 2 0ms}", "{cp {0 ms}");
+        let parsed = parse_records(&text).unwrap().games;
+        assert_eq!(parsed[0].notes, vec!["cp 0 ms".to_string()]);
+        let again = parse_records(&parsed[0].to_string()).unwrap().games;
+        assert_eq!(again, parsed);
     }
 
     #[test]
