@@ -381,6 +381,23 @@ pub fn serve(listener: TcpListener, workers: usize, handler: Arc<Handler>) -> st
     runtime.block_on(accept(listener, handler))
 }
 
+/// Connections the kernel holds for the server before it accepts them.
+/// The default of `std` (128) overflows under a burst of connections, and an
+/// overflowing queue drops the new connection's SYN: the client retries only
+/// a second later, so a normal request would wait a second.
+const BACKLOG: i32 = 1024;
+
+/// A listener on `addr` with a deep accept queue ([`BACKLOG`]).
+pub fn listen(addr: SocketAddr) -> std::io::Result<TcpListener> {
+    use socket2::{Domain, Socket, Type};
+    let socket = Socket::new(Domain::for_address(addr), Type::STREAM, None)?;
+    // As std does: a restarted server can take its port back at once.
+    socket.set_reuse_address(true)?;
+    socket.bind(&addr.into())?;
+    socket.listen(BACKLOG)?;
+    Ok(socket.into())
+}
+
 /// The address a listener is bound to, as the page's URL.
 pub fn url_of(addr: SocketAddr) -> String {
     format!("http://{addr}/")

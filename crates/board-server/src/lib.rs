@@ -510,7 +510,7 @@ pub struct Server {
 impl Server {
     /// Binds the address of `config`.
     pub fn bind(config: Config) -> std::io::Result<Server> {
-        let listener = TcpListener::bind(config.addr)?;
+        let listener = http::listen(config.addr)?;
         let mut config = config;
         config.addr = listener.local_addr()?;
         let workers = config.workers;
