@@ -14,8 +14,14 @@ pub struct ServeArgs {
     port: u16,
     /// Address to listen on. Only loopback addresses are safe: the server has
     /// no accounts, and any page that reaches it can start engine processes.
+    /// Whatever the address, requests must name localhost, a loopback
+    /// address, this address or an --allow-host name in their Host header.
     #[arg(long, default_value = "127.0.0.1")]
     host: IpAddr,
+    /// Another name (or address) of this machine the server answers to, e.g.
+    /// its name on the local network with --host 0.0.0.0 (repeatable).
+    #[arg(long = "allow-host", value_name = "NAME")]
+    allow_host: Vec<String>,
     #[command(flatten)]
     engines: EngineArgs,
     /// Games open at once (each runs at most one engine process).
@@ -28,6 +34,15 @@ pub struct ServeArgs {
     /// Seconds a depth-limited search may take before the engine counts as hung.
     #[arg(long, default_value_t = 60.0)]
     move_timeout: f64,
+    /// Games one browser may have open at once (at most --max-games minus one).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=64))]
+    games_per_browser: u16,
+    /// Engine searches one browser may have running at once.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=64))]
+    searches_per_browser: u16,
+    /// Answer GET /api/panic by panicking (for the tests only).
+    #[arg(long, hide = true)]
+    test_panic_route: bool,
 }
 
 /// One `--engine` occurrence: `cmd=PATH name=... arg=...` as for `match`, or
@@ -78,6 +93,10 @@ pub fn run(args: ServeArgs) -> Result<(), CliError> {
     config.max_games = usize::from(args.max_games);
     config.idle_timeout = seconds(args.idle_timeout, "idle-timeout")?;
     config.move_timeout = seconds(args.move_timeout, "move-timeout")?;
+    config.games_per_owner = usize::from(args.games_per_browser);
+    config.searches_per_owner = usize::from(args.searches_per_browser);
+    config.allowed_hosts = args.allow_host;
+    config.panic_route = args.test_panic_route;
     let addr = config.addr;
     let server = board_server::Server::bind(config)
         .map_err(|e| CliError::Usage(format!("cannot listen on {addr}: {e}")))?;

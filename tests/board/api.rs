@@ -282,10 +282,16 @@ fn an_abandoned_game_is_closed_mid_search_and_its_engine_ends() {
 #[test]
 fn requests_are_bounded_and_other_sites_refused() {
     let s = Served::start(&["--max-games", "2"]);
-    // Too many games.
-    new_game(&s, json!({}));
+    // Too many games: one browser may not take both slots, two may.
     new_game(&s, json!({}));
     let r = post(&s.addr, "/api/games", &json!({}));
+    assert_eq!(r.status, 429, "{}", r.body);
+    let other = Some("grasshopper_owner=00000000000000000000000000000002");
+    let json_body = Some(("application/json", "{}"));
+    let r = http::request_as(other, &s.addr, "POST", "/api/games", json_body);
+    assert_eq!(r.status, 201, "{}", r.body);
+    let third = Some("grasshopper_owner=00000000000000000000000000000003");
+    let r = http::request_as(third, &s.addr, "POST", "/api/games", json_body);
     assert_eq!(r.status, 503);
     assert!(r.json()["error"]
         .as_str()
@@ -318,6 +324,13 @@ fn requests_are_bounded_and_other_sites_refused() {
     // Not JSON, another site, another host name.
     let r = request(&s.addr, "POST", "/api/games", Some(("text/plain", "{}")));
     assert_eq!(r.status, 415);
+    let r = request(
+        &s.addr,
+        "POST",
+        "/api/games",
+        Some(("application/jsonfoo", "{}")),
+    );
+    assert_eq!(r.status, 415, "a longer media type is not JSON");
     let r = http::raw(
         &s.addr,
         format!(
@@ -352,4 +365,169 @@ fn requests_are_bounded_and_other_sites_refused() {
     let r = post(&s.addr, "/api/games", &json!({ "engine": 7 }));
     assert_eq!(r.status, 400);
     assert_eq!(get(&s.addr, "/api/info").status, 200);
+}
+
+/// A raw request with the Host header given, as the tests' owner.
+fn with_host(addr: &str, host: &str) -> http::Reply {
+    http::raw(
+        addr,
+        format!(
+            "GET /api/info HTTP/1.1\r\nHost: {host}\r\nCookie: {}\r\n\r\n",
+            http::OWNER
+        )
+        .as_bytes(),
+    )
+}
+
+#[test]
+fn a_game_answers_only_the_browser_that_created_it() {
+    let s = Served::start(&[]);
+    // The page's first API call gets the owner cookie.
+    let r = http::request_as(
+        None,
+        &s.addr,
+        "POST",
+        "/api/games",
+        Some(("application/json", r#"{"checkers": 2}"#)),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let set = r.header("set-cookie").expect("an owner cookie").to_string();
+    for part in ["HttpOnly", "SameSite=Strict", "Path=/"] {
+        assert!(set.contains(part), "{set}");
+    }
+    let mine = set.split(';').next().unwrap().to_string();
+    assert!(mine.starts_with("grasshopper_owner="), "{mine}");
+    let game = id(&r.json());
+    let path = format!("/api/games/{game}");
+    let as_mine = |method: &str, path: &str, body: Option<&str>| {
+        http::request_as(
+            Some(&mine),
+            &s.addr,
+            method,
+            path,
+            body.map(|b| ("application/json", b)),
+        )
+    };
+    let r = as_mine("GET", &path, None);
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(
+        r.header("set-cookie").is_none(),
+        "a known owner keeps its cookie"
+    );
+
+    // Another browser (the tests' usual cookie), and one without a cookie,
+    // can neither read nor drive it.
+    let move_body = json!({ "move": "bar/1" }).to_string();
+    let settings = json!({ "white": "engine" }).to_string();
+    for cookie in [Some(http::OWNER), None] {
+        for (method, p, body) in [
+            ("GET", path.clone(), None),
+            ("POST", format!("{path}/move"), Some(move_body.as_str())),
+            ("POST", format!("{path}/settings"), Some(settings.as_str())),
+            ("POST", format!("{path}/go"), Some("{}")),
+            ("GET", format!("{path}/record"), None),
+            ("DELETE", path.clone(), None),
+        ] {
+            let r = http::request_as(
+                cookie,
+                &s.addr,
+                method,
+                &p,
+                body.map(|b| ("application/json", b)),
+            );
+            assert_eq!(r.status, 403, "{method} {p} as {cookie:?}: {}", r.body);
+        }
+    }
+    let r = as_mine("POST", &format!("{path}/move"), Some(&move_body));
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["moves"], json!(["bar/1"]), "nobody else moved");
+    assert_eq!(as_mine("DELETE", &path, None).status, 204);
+}
+
+#[test]
+fn one_browser_cannot_take_every_game_or_search() {
+    let s = serve_with(naive(&["--delay", "3000"]));
+    let info = get(&s.addr, "/api/info").json();
+    assert_eq!(info["max_games"], json!(8));
+    assert_eq!(info["games_per_owner"], json!(4));
+    assert_eq!(info["searches_per_owner"], json!(2));
+    let games: Vec<String> = (0..4).map(|_| id(&new_game(&s, json!({})))).collect();
+    let r = post(&s.addr, "/api/games", &json!({}));
+    assert_eq!(r.status, 429, "{}", r.body);
+    assert!(r.json()["error"].as_str().unwrap().contains("4 games"));
+    // Two searches at once; the third waits for one of them.
+    for g in &games {
+        assert_eq!(act(&s, g, "move", json!({ "move": "bar/1" })).status, 200);
+    }
+    assert_eq!(act(&s, &games[0], "go", json!({})).status, 200);
+    assert_eq!(act(&s, &games[1], "go", json!({})).status, 200);
+    let r = act(&s, &games[2], "go", json!({}));
+    assert_eq!(r.status, 429, "{}", r.body);
+    // Another browser still has games and searches of its own.
+    let other = Some("grasshopper_owner=00000000000000000000000000000002");
+    let r = http::request_as(
+        other,
+        &s.addr,
+        "POST",
+        "/api/games",
+        Some(("application/json", "{}")),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let theirs = id(&r.json());
+    let move_body = json!({ "move": "bar/1" }).to_string();
+    for action in ["move", "go"] {
+        let body = if action == "move" { &move_body } else { "{}" };
+        let r = http::request_as(
+            other,
+            &s.addr,
+            "POST",
+            &format!("/api/games/{theirs}/{action}"),
+            Some(("application/json", body)),
+        );
+        assert_eq!(r.status, 200, "{action}: {}", r.body);
+    }
+}
+
+#[test]
+fn host_names_are_checked_whatever_the_listening_address() {
+    // Seen failing before: with --host 0.0.0.0 the check was off, and
+    // "[::1]" without a port was refused.
+    let s = Served::start(&["--host", "0.0.0.0", "--allow-host", "board.lan"]);
+    let port = s.addr.rsplit_once(':').unwrap().1.to_string();
+    let addr = format!("127.0.0.1:{port}");
+    for host in ["evil.example", &format!("evil.example:{port}")] {
+        assert_eq!(with_host(&addr, host).status, 403, "{host}");
+    }
+    for host in [
+        format!("localhost:{port}"),
+        format!("127.0.0.1:{port}"),
+        "[::1]".to_string(),
+        format!("board.lan:{port}"),
+    ] {
+        assert_eq!(with_host(&addr, &host).status, 200, "{host}");
+    }
+    let local = Served::start(&[]);
+    assert_eq!(with_host(&local.addr, "[::1]").status, 200);
+    assert_eq!(with_host(&local.addr, "board.lan").status, 403);
+}
+
+#[test]
+fn answers_forbid_framing_and_referrers_and_a_panic_is_answered_500() {
+    // Seen failing before: no such headers; and with panic = "abort" in the
+    // release profile the panic ended the whole server (no answer at all).
+    let s = Served::start(&["--test-panic-route"]);
+    let page = get(&s.addr, "/");
+    let csp = page.header("content-security-policy").unwrap_or_default();
+    assert!(csp.contains("frame-ancestors 'none'"), "{csp}");
+    assert!(csp.contains("default-src 'self'"), "{csp}");
+    assert_eq!(page.header("x-frame-options"), Some("DENY"));
+    assert_eq!(page.header("referrer-policy"), Some("no-referrer"));
+    let r = get(&s.addr, "/api/panic");
+    assert_eq!(r.status, 500, "{}", r.body);
+    for _ in 0..3 {
+        assert_eq!(get(&s.addr, "/api/info").status, 200);
+    }
+    // Without the hidden flag there is no such route.
+    let plain = Served::start(&[]);
+    assert_eq!(get(&plain.addr, "/api/panic").status, 404);
 }

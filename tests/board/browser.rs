@@ -153,7 +153,16 @@ fn a_person_plays_a_whole_game_against_the_engine_by_clicks_also_on_a_phone() {
     // The record: the match runner's format, replaying to the banner's result.
     assert!(b.find("#download:not([disabled])").is_some());
     let id = over["id"].as_str().unwrap();
-    let reply = http::get(&server.addr, &format!("/api/games/{id}/record"));
+    let path = format!("/api/games/{id}/record");
+    // The game is this browser's: its owner cookie, which the page's
+    // scripts cannot read, opens it; another client's does not.
+    let cookie = b.cookie("grasshopper_owner");
+    assert_eq!(cookie["httpOnly"], json!(true), "{cookie}");
+    assert_eq!(cookie["sameSite"], json!("Strict"), "{cookie}");
+    assert_eq!(b.script("return document.cookie;", json!([])), json!(""));
+    assert_eq!(http::get(&server.addr, &path).status, 403);
+    let owner = format!("grasshopper_owner={}", cookie["value"].as_str().unwrap());
+    let reply = http::request_as(Some(&owner), &server.addr, "GET", &path, None);
     assert_eq!(reply.status, 200);
     assert!(reply
         .header("content-disposition")

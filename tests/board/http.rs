@@ -65,9 +65,28 @@ fn complete(bytes: &[u8]) -> bool {
     false
 }
 
-/// One request with an optional body and content type.
+/// The owner cookie the tests' requests carry, as one browser's would
+/// (the server accepts any 32 hex digits it did not hand out itself: the id
+/// is the secret).
+pub const OWNER: &str = "grasshopper_owner=00000000000000000000000000000001";
+
+/// One request with an optional body and content type, as [`OWNER`].
 pub fn request(addr: &str, method: &str, path: &str, body: Option<(&str, &str)>) -> Reply {
+    request_as(Some(OWNER), addr, method, path, body)
+}
+
+/// One request with the cookie given (`name=value`), or none.
+pub fn request_as(
+    cookie: Option<&str>,
+    addr: &str,
+    method: &str,
+    path: &str,
+    body: Option<(&str, &str)>,
+) -> Reply {
     let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
+    if let Some(c) = cookie {
+        head.push_str(&format!("Cookie: {c}\r\n"));
+    }
     let payload = match body {
         Some((content_type, text)) => {
             head.push_str(&format!(

@@ -205,6 +205,11 @@ impl Browser {
         }
     }
 
+    /// A cookie of the page's site, with its flags (`httpOnly`, `sameSite`).
+    pub fn cookie(&self, name: &str) -> Value {
+        self.ok("GET", &format!("/cookie/{name}"), None)
+    }
+
     /// Resizes the window (the page's viewport follows).
     pub fn resize(&self, width: u32, height: u32) {
         self.ok(

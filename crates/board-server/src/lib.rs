@@ -5,14 +5,16 @@
 //! and the engine is a child process driven over the protocol as any GUI
 //! would drive it, one process per game (see [`engine`]).
 //!
-//! Layers: [`http`] (a bounded HTTP/1.1 server on `std::net` and
-//! `httparse`), [`game`] (what a game must offer the board; Grasshopper is
+//! Layers: [`http`] (a bounded HTTP/1.1 server on tokio and `httparse`),
+//! [`owner`] (who may drive a game: the browser that created it, told apart
+//! by a cookie; which Host names the server answers to), [`game`] (what a game must offer the board; Grasshopper is
 //! the first), [`session`] (one game: moves, cursor, seats, engine), and
 //! here the API's routes, the table of games and the reaper of abandoned ones.
 
 pub mod engine;
 pub mod game;
 pub mod http;
+pub mod owner;
 pub mod session;
 
 use engine::Permits;
@@ -20,6 +22,7 @@ use game::BoardGame;
 use http::{Request, Response};
 use match_runner::grasshopper::Grasshopper;
 use match_runner::EngineSpec;
+use owner::{HostCheck, Owner};
 use serde_json::{json, Value};
 use session::{ApiError, EngineContext, Session, Settings, Shared};
 use std::collections::hash_map::RandomState;
@@ -55,6 +58,18 @@ pub struct Config {
     pub timeout: Duration,
     /// Threads answering requests.
     pub workers: usize,
+    /// Games one browser (one owner cookie) may have open at once; never
+    /// all of `max_games` (see [`App::games_per_owner`]).
+    pub games_per_owner: usize,
+    /// Engine searches one browser may have running at once.
+    pub searches_per_owner: usize,
+    /// Host names (or addresses) the server answers to besides localhost,
+    /// its loopback addresses and the address it is bound to.
+    pub allowed_hosts: Vec<String>,
+    /// Answers `GET /api/panic` by panicking (for the test that a panic
+    /// in a request is answered 500 and the server goes on). Off unless a
+    /// hidden command-line flag asks for it.
+    pub panic_route: bool,
 }
 
 impl Config {
@@ -68,6 +83,10 @@ impl Config {
             move_timeout: Duration::from_secs(60),
             timeout: Duration::from_secs(10),
             workers: 8,
+            games_per_owner: 4,
+            searches_per_owner: 2,
+            allowed_hosts: Vec::new(),
+            panic_route: false,
         }
     }
 }
@@ -78,6 +97,8 @@ trait Hosted: Send + Sync {
     fn act(&self, action: &str, body: &Value, ctx: &EngineContext) -> Result<Value, ApiError>;
     fn record(&self) -> Result<String, ApiError>;
     fn idle_for(&self) -> Duration;
+    /// A search runs or is still finishing.
+    fn searching(&self) -> bool;
     fn close(&self);
 }
 
@@ -133,9 +154,19 @@ impl<G: BoardGame> Hosted for Shared<G> {
         self.lock().idle_for()
     }
 
+    fn searching(&self) -> bool {
+        self.lock().searching()
+    }
+
     fn close(&self) {
         self.lock().close();
     }
+}
+
+/// A game in the table and the browser that created it.
+struct Entry {
+    owner: Owner,
+    game: Arc<dyn Hosted>,
 }
 
 /// The server's state: the games and what they share.
@@ -143,7 +174,8 @@ pub struct App {
     config: Config,
     ctx: EngineContext,
     engine_names: Arc<Vec<String>>,
-    games: Mutex<HashMap<String, Arc<dyn Hosted>>>,
+    games: Mutex<HashMap<String, Entry>>,
+    hosts: HostCheck,
     ids: RandomState,
     counter: AtomicU64,
 }
@@ -157,7 +189,9 @@ impl App {
             timeout: config.timeout,
             move_timeout: config.move_timeout,
         };
+        let hosts = HostCheck::new(config.addr.ip(), &config.allowed_hosts);
         Arc::new(App {
+            hosts,
             engine_names: Arc::new(config.engines.iter().map(|e| e.name.clone()).collect()),
             config,
             ctx,
@@ -172,19 +206,67 @@ impl App {
         self.ctx.permits.live()
     }
 
-    fn games(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<dyn Hosted>>> {
+    fn games(&self) -> std::sync::MutexGuard<'_, HashMap<String, Entry>> {
         self.games
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    fn game(&self, id: &str) -> Result<Arc<dyn Hosted>, ApiError> {
-        self.games().get(id).cloned().ok_or_else(|| {
+    /// Games one browser may have open: the setting, but never every slot
+    /// of the server (unless it has only one).
+    pub fn games_per_owner(&self) -> usize {
+        let most = self.config.max_games.saturating_sub(1).max(1);
+        self.config.games_per_owner.clamp(1, most)
+    }
+
+    /// Searches one browser may have running at once.
+    pub fn searches_per_owner(&self) -> usize {
+        self.config.searches_per_owner.max(1)
+    }
+
+    /// The game `id`, if `owner` created it.
+    fn game(&self, id: &str, owner: &Owner) -> Result<Arc<dyn Hosted>, ApiError> {
+        let games = self.games();
+        let entry = games.get(id).ok_or_else(|| {
             ApiError::new(
                 404,
                 "no such game (it may have been closed after a long pause): start a new one",
             )
-        })
+        })?;
+        if entry.owner != *owner {
+            return Err(ApiError::new(
+                403,
+                "this game belongs to another browser: start a new one",
+            ));
+        }
+        Ok(Arc::clone(&entry.game))
+    }
+
+    /// Runs an action on a game of `owner`; a search only while the owner
+    /// has fewer than its share running.
+    fn act(&self, id: &str, owner: &Owner, action: &str, body: &Value) -> Result<Value, ApiError> {
+        let game = self.game(id, owner)?;
+        if action != "go" {
+            return game.act(action, body, &self.ctx);
+        }
+        // The count and the start under one lock: two requests at once
+        // cannot both take the last search.
+        let games = self.games();
+        let running = games
+            .values()
+            .filter(|e| e.owner == *owner && e.game.searching())
+            .count();
+        let most = self.searches_per_owner();
+        if running >= most {
+            return Err(ApiError::new(
+                429,
+                format!(
+                    "{running} engine searches of this browser are running, the most it may \
+                     have at once: wait for one to end or stop it"
+                ),
+            ));
+        }
+        game.act(action, body, &self.ctx)
     }
 
     fn new_id(&self) -> String {
@@ -192,7 +274,7 @@ impl App {
         format!("{:016x}", self.ids.hash_one(n))
     }
 
-    fn create(&self, body: &Value) -> Result<Value, ApiError> {
+    fn create(&self, body: &Value, owner: &Owner) -> Result<Value, ApiError> {
         let s: Settings = serde_json::from_value(body.clone())
             .map_err(|e| ApiError::new(400, format!("bad new game: {e}")))?;
         let game = s.game.as_deref().unwrap_or(GAMES[0]);
@@ -214,6 +296,17 @@ impl App {
             }
         };
         let mut games = self.games();
+        let mine = games.values().filter(|e| e.owner == *owner).count();
+        if mine >= self.games_per_owner() {
+            return Err(ApiError::new(
+                429,
+                format!(
+                    "{mine} games of this browser are open, the most one browser may have: \
+                     close one (a game left alone is closed {} s after its last request)",
+                    self.config.idle_timeout.as_secs()
+                ),
+            ));
+        }
         if games.len() >= self.config.max_games {
             return Err(ApiError::new(
                 503,
@@ -226,16 +319,23 @@ impl App {
             ));
         }
         let state = hosted.state();
-        games.insert(id, hosted);
+        games.insert(
+            id,
+            Entry {
+                owner: owner.clone(),
+                game: hosted,
+            },
+        );
         Ok(state)
     }
 
-    fn close(&self, id: &str) -> Result<(), ApiError> {
-        let game = self
+    fn close(&self, id: &str, owner: &Owner) -> Result<(), ApiError> {
+        self.game(id, owner)?;
+        let entry = self
             .games()
             .remove(id)
             .ok_or_else(|| ApiError::new(404, "no such game"))?;
-        game.close();
+        entry.game.close();
         Ok(())
     }
 
@@ -244,8 +344,8 @@ impl App {
         let idle: Vec<(String, Arc<dyn Hosted>)> = self
             .games()
             .iter()
-            .filter(|(_, g)| g.idle_for() > self.config.idle_timeout)
-            .map(|(id, g)| (id.clone(), Arc::clone(g)))
+            .filter(|(_, e)| e.game.idle_for() > self.config.idle_timeout)
+            .map(|(id, e)| (id.clone(), Arc::clone(&e.game)))
             .collect();
         for (id, game) in &idle {
             log::info!("closing game {id}: idle for {:?}", game.idle_for());
@@ -271,48 +371,56 @@ impl App {
             },
             "open_games": self.games().len(),
             "max_games": self.config.max_games,
+            "games_per_owner": self.games_per_owner(),
+            "searches_per_owner": self.searches_per_owner(),
             "engines_running": self.engines_running(),
             "idle_timeout_s": self.config.idle_timeout.as_secs_f64(),
         })
     }
 
-    /// Answers one request.
+    /// Answers one request. API calls from a browser without an owner
+    /// cookie get one (the page's first call), and act as that owner.
     pub fn handle(&self, r: &Request) -> Response {
         if let Err(e) = self.guard(r) {
             return Response::error(e.status, e.message);
         }
-        match self.route(r) {
+        let api = r.path.starts_with("/api/");
+        let (owner, fresh) = match Owner::of(r) {
+            Some(owner) => (owner, false),
+            None if !api => return self.answer(r, None),
+            None => match Owner::new() {
+                Ok(owner) => (owner, true),
+                Err(e) => return Response::error(e.status, e.message),
+            },
+        };
+        let response = self.answer(r, Some(&owner));
+        if fresh {
+            response.with_header("Set-Cookie", owner.cookie())
+        } else {
+            response
+        }
+    }
+
+    fn answer(&self, r: &Request, owner: Option<&Owner>) -> Response {
+        match self.route(r, owner) {
             Ok(resp) => resp,
             Err(e) => Response::error(e.status, e.message),
         }
     }
 
     /// Refuses requests from other sites: a Host that is not this machine
-    /// (DNS rebinding), an Origin that is not this server, and state-changing
-    /// requests that are not JSON (which a cross-site form could send).
+    /// or a name it was told to answer to (DNS rebinding), an Origin that
+    /// is not this server, and state-changing requests that are not JSON
+    /// (which a cross-site form could send).
     fn guard(&self, r: &Request) -> Result<(), ApiError> {
         let host = r.header("host").unwrap_or("");
-        if self.config.addr.ip().is_loopback() {
-            let name = host.rsplit_once(':').map(|(h, _)| h).unwrap_or(host);
-            let local = name == "localhost"
-                || name == "[::1]"
-                || name
-                    .parse::<std::net::Ipv4Addr>()
-                    .is_ok_and(|ip| ip.is_loopback());
-            if !local {
-                return Err(ApiError::new(403, "this server answers only to localhost"));
-            }
-        }
+        self.hosts.check(host)?;
         if let Some(origin) = r.header("origin") {
-            if origin != format!("http://{host}") {
+            if !origin.eq_ignore_ascii_case(&format!("http://{host}")) {
                 return Err(ApiError::new(403, "requests from other sites are refused"));
             }
         }
-        if r.method == "POST"
-            && !r
-                .header("content-type")
-                .is_some_and(|t| t.starts_with("application/json"))
-        {
+        if r.method == "POST" && !r.header("content-type").is_some_and(is_json) {
             return Err(ApiError::new(
                 415,
                 "expected Content-Type: application/json",
@@ -321,7 +429,7 @@ impl App {
         Ok(())
     }
 
-    fn route(&self, r: &Request) -> Result<Response, ApiError> {
+    fn route(&self, r: &Request, owner: Option<&Owner>) -> Result<Response, ApiError> {
         let parts: Vec<&str> = r.path.split('/').filter(|p| !p.is_empty()).collect();
         let method = r.method.as_str();
         let body = || -> Result<Value, ApiError> {
@@ -331,7 +439,6 @@ impl App {
             serde_json::from_slice(&r.body)
                 .map_err(|e| ApiError::new(400, format!("the body is not JSON: {e}")))
         };
-        let ok = |v: Value| Ok(Response::json(200, &v));
         match (method, parts.as_slice()) {
             ("GET", []) | ("GET", ["index.html"]) => {
                 Ok(Response::new(200, "text/html; charset=utf-8", INDEX_HTML))
@@ -342,15 +449,37 @@ impl App {
                 "text/javascript; charset=utf-8",
                 BOARD_JS,
             )),
-            ("GET", ["api", "info"]) => ok(self.info()),
-            ("POST", ["api", "games"]) => Ok(Response::json(201, &self.create(&body()?)?)),
-            ("GET", ["api", "games", id]) => ok(self.game(id)?.state()),
-            ("DELETE", ["api", "games", id]) => {
-                self.close(id)?;
+            (_, ["api", ..]) => {
+                // Every API request has an owner (see `handle`).
+                let owner = owner.ok_or_else(|| ApiError::new(500, "no owner"))?;
+                self.api(method, &parts[1..], r, owner, body)
+            }
+            _ => Err(ApiError::new(404, "not found")),
+        }
+    }
+
+    fn api(
+        &self,
+        method: &str,
+        parts: &[&str],
+        r: &Request,
+        owner: &Owner,
+        body: impl Fn() -> Result<Value, ApiError>,
+    ) -> Result<Response, ApiError> {
+        let ok = |v: Value| Ok(Response::json(200, &v));
+        match (method, parts) {
+            ("GET", ["info"]) => ok(self.info()),
+            ("GET", ["panic"]) if self.config.panic_route => {
+                panic!("GET /api/panic (the server was started with the panic route)")
+            }
+            ("POST", ["games"]) => Ok(Response::json(201, &self.create(&body()?, owner)?)),
+            ("GET", ["games", id]) => ok(self.game(id, owner)?.state()),
+            ("DELETE", ["games", id]) => {
+                self.close(id, owner)?;
                 Ok(Response::new(204, "text/plain", ""))
             }
-            ("GET", ["api", "games", id, "record"]) => {
-                let text = self.game(id)?.record()?;
+            ("GET", ["games", id, "record"]) => {
+                let text = self.game(id, owner)?.record()?;
                 Ok(
                     Response::new(200, "text/plain; charset=utf-8", text).with_header(
                         "Content-Disposition",
@@ -358,13 +487,17 @@ impl App {
                     ),
                 )
             }
-            ("POST", ["api", "games", id, action]) => {
-                ok(self.game(id)?.act(action, &body()?, &self.ctx)?)
-            }
-            (_, ["api", ..]) => Err(ApiError::new(404, format!("no API {method} {}", r.path))),
-            _ => Err(ApiError::new(404, "not found")),
+            ("POST", ["games", id, action]) => ok(self.act(id, owner, action, &body()?)?),
+            _ => Err(ApiError::new(404, format!("no API {method} {}", r.path))),
         }
     }
+}
+
+/// Whether a Content-Type is JSON: `application/json`, perhaps with
+/// parameters (`; charset=utf-8`), and nothing else.
+fn is_json(value: &str) -> bool {
+    let media = value.split(';').next().unwrap_or("").trim();
+    media.eq_ignore_ascii_case("application/json")
 }
 
 /// A bound server, not yet serving.
@@ -377,7 +510,7 @@ pub struct Server {
 impl Server {
     /// Binds the address of `config`.
     pub fn bind(config: Config) -> std::io::Result<Server> {
-        let listener = TcpListener::bind(config.addr)?;
+        let listener = http::listen(config.addr)?;
         let mut config = config;
         config.addr = listener.local_addr()?;
         let workers = config.workers;

@@ -299,6 +299,11 @@ impl<G: BoardGame> Session<G> {
         self.last_seen.elapsed()
     }
 
+    /// A search runs, or a stopped one is still finishing.
+    pub fn searching(&self) -> bool {
+        self.running.is_some() || self.lent
+    }
+
     fn changed(&mut self) {
         self.version += 1;
         self.touch();
