@@ -3,7 +3,7 @@
 //! reason, the end of the game in words, the board as JSON for the page, and
 //! the engine's `position` line. Grasshopper is the first game; a second
 //! (backgammon, once its protocol lands) implements this trait and is named
-//! in [`crate::registry::GAMES`], and the page gets a drawing for its board.
+//! in [`crate::GAMES`], and the page gets a drawing for its board.
 
 use match_runner::grasshopper::Grasshopper;
 use match_runner::{Game, GameResult, Side};
