@@ -80,9 +80,11 @@ impl RecordsFile {
             _ => Path::new("."),
         };
         let name = path.file_name().unwrap_or_default().to_string_lossy();
+        remove_stale_temps(dir, &name);
         let mut tmp = tempfile::Builder::new()
             .prefix(&format!(".{name}."))
             .suffix(".tmp")
+            .rand_bytes(TEMP_RAND)
             .tempfile_in(dir)
             .map_err(io)?;
         let permissions = self.file.metadata().map_err(io)?.permissions();
@@ -111,6 +113,33 @@ impl RecordsFile {
             .and_then(|_| self.file.write_all(text.as_bytes()))
             .and_then(|_| self.file.sync_data())
             .map_err(|e| MatchError::Io(self.path.clone(), e))
+    }
+}
+
+/// Random characters in a temporary file's name: `.NAME.XXXXXX.tmp`.
+const TEMP_RAND: usize = 6;
+
+/// Removes the temporary files of earlier rewrites of the records file
+/// `name` in `dir` that a kill left behind (between their creation and
+/// their rename). Only the holder of the lock makes them, so none is in use.
+fn remove_stale_temps(dir: &Path, name: &str) {
+    let prefix = format!(".{name}.");
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let stale = file
+            .to_str()
+            .and_then(|f| f.strip_prefix(&prefix)?.strip_suffix(".tmp"))
+            .is_some_and(|r| r.len() == TEMP_RAND && r.bytes().all(|b| b.is_ascii_alphanumeric()));
+        if stale {
+            log::info!(
+                "removing {}, left by a killed rewrite",
+                entry.path().display()
+            );
+            let _ = std::fs::remove_file(entry.path());
+        }
     }
 }
 
@@ -195,7 +224,7 @@ mod tests {
     }
 
     #[test]
-    fn replace_keeps_the_permissions_and_appends_go_after_the_text() {
+    fn replace_keeps_the_permissions_appends_follow_and_stale_temporaries_go() {
         let (_dir, path) = scratch("perm.pgn");
         std::fs::write(&path, "old\n").unwrap();
         #[cfg(unix)]
@@ -215,11 +244,28 @@ mod tests {
             let mode = std::fs::metadata(&path).unwrap().permissions().mode();
             assert_eq!(mode & 0o777, 0o640);
         }
-        // No temporary file is left beside the records
+        // No temporary file is left beside the records, and those that
+        // killed rewrites left are removed (but not another file's)
+        let dir = path.parent().unwrap();
+        for stale in [
+            ".perm.pgn.AbC123.tmp",
+            ".perm.pgn.x.tmp",
+            ".other.pgn.AbC123.tmp",
+        ] {
+            std::fs::write(dir.join(stale), "old\n").unwrap();
+        }
+        drop(held);
+        RecordsFile::lock(&path).unwrap().replace("d\n").unwrap();
         let left: Vec<_> = std::fs::read_dir(path.parent().unwrap())
             .unwrap()
             .map(|e| e.unwrap().file_name())
             .collect();
-        assert_eq!(left.len(), 1, "{left:?}");
+        let mut left: Vec<_> = left.iter().map(|f| f.to_string_lossy()).collect();
+        left.sort();
+        assert_eq!(
+            left,
+            [".other.pgn.AbC123.tmp", ".perm.pgn.x.tmp", "perm.pgn"],
+            "{left:?}"
+        );
     }
 }
