@@ -221,8 +221,11 @@ fn main() {
         f.counted_before += before.len();
         let (after, twice) = read_games(&pgn);
         f.duplicated += twice;
+        // Every game the file held after the last kill or just before this one.
+        let mut held = last.clone();
+        held.extend(before.iter().map(|(k, t)| (*k, t.clone())));
         let mut gone = 0;
-        for (key, text) in before.iter().chain(last.iter()) {
+        for (key, text) in &held {
             match after.get(key) {
                 None => gone += 1,
                 Some(t) if t != text => f.changed += 1,
