@@ -5,6 +5,7 @@
 //! modes, so every run of the same match gives the same games.
 
 use crate::support::records;
+use match_runner::grasshopper::Grasshopper;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
@@ -213,7 +214,7 @@ fn resume_after_a_kill_gives_the_same_totals_as_an_uninterrupted_run() {
 }
 
 #[test]
-fn resume_drops_a_cut_off_record_and_replays_the_half_pair() {
+fn resume_drops_a_cut_off_record_and_keeps_every_finished_game() {
     let args = [two_engines(0), common(4)].concat();
     let (full, full_json) = (scratch_in("whole.pgn"), scratch_in("whole.json"));
     run(&args, &full, &full_json, &[]);
@@ -222,12 +223,126 @@ fn resume_drops_a_cut_off_record_and_replays_the_half_pair() {
     let sixth = text.match_indices("[Event").nth(5).unwrap().0;
     let (part, part_json) = (scratch_in("part.pgn"), scratch_in("part.json"));
     std::fs::write(&part, &text[..sixth + 120]).unwrap();
-    // When resumed
+    // When resumed by a runner that cannot start its engines (it rewrites
+    // the records, then stops)
+    let missing: Vec<String> = args
+        .iter()
+        .map(|a| match a.starts_with("cmd=") {
+            true => "cmd=/nonexistent/engine".to_string(),
+            false => a.clone(),
+        })
+        .collect();
+    let out = grasshopper()
+        .args(&missing)
+        .arg("--pgn")
+        .arg(&part)
+        .arg("--resume")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    // Then the five finished games, game 1 of the half pair among them, are
+    // all kept, byte for byte, and only the cut-off record is gone
+    assert_eq!(std::fs::read_to_string(&part).unwrap(), text[..sixth]);
+    // When resumed with the engines
     let out = run(&args, &part, &part_json, &["--resume"]);
-    // Then the match completes with the same totals and games
+    // Then the match completes with the same totals and games, byte for byte
     assert!(out.contains("Games: 8"), "{out}");
     assert_eq!(totals(&part_json), totals(&full_json));
-    assert_eq!(games(&part), games(&full));
+    assert_eq!(std::fs::read_to_string(&part).unwrap(), text);
+}
+
+#[test]
+fn a_second_runner_on_the_same_records_is_refused() {
+    let args = [two_engines(5), common(20)].concat();
+    let (pgn, json) = (scratch_in("shared.pgn"), scratch_in("shared.json"));
+    // Given a runner that has recorded a game (so it holds the records)
+    let mut first = grasshopper()
+        .args(&args)
+        .arg("--pgn")
+        .arg(&pgn)
+        .arg("--json")
+        .arg(&json)
+        .spawn()
+        .unwrap();
+    let until = Instant::now() + Duration::from_secs(60);
+    while !std::fs::read_to_string(&pgn)
+        .unwrap_or_default()
+        .contains("[Plies")
+        && Instant::now() < until
+    {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    // When a second runner resumes the same file
+    let second = grasshopper()
+        .args(&args)
+        .arg("--pgn")
+        .arg(&pgn)
+        .arg("--resume")
+        .output()
+        .unwrap();
+    let still_running = first.try_wait().unwrap().is_none();
+    first.kill().unwrap();
+    first.wait().unwrap();
+    // Then it is refused, naming the file, and the first runner's records
+    // read back
+    assert!(
+        still_running,
+        "the first runner ended before the second started"
+    );
+    assert!(!second.status.success());
+    let err = String::from_utf8_lossy(&second.stderr);
+    assert!(err.contains("another match runner"), "{err}");
+    assert!(err.contains("shared.pgn"), "{err}");
+    let bytes = std::fs::read(&pgn).unwrap();
+    let parsed = match_runner::parse_record_bytes::<Grasshopper>(&bytes).unwrap();
+    assert!(!parsed.games.is_empty());
+}
+
+#[test]
+fn resume_reads_records_cut_inside_a_character_and_names_the_line_of_bad_utf8() {
+    let event = "tournoi d\u{2019}\u{e9}t\u{e9} \u{2603}";
+    let args = [
+        two_engines(0),
+        common(3),
+        vec!["--event".into(), event.into()],
+    ]
+    .concat();
+    let (full, full_json) = (scratch_in("utf8.pgn"), scratch_in("utf8.json"));
+    run(&args, &full, &full_json, &[]);
+    let text = std::fs::read_to_string(&full).unwrap();
+    // Given the records cut inside the snowman of the fourth record's Event tag
+    let fourth = text.match_indices("[Event").nth(3).unwrap().0;
+    let snowman = fourth + text[fourth..].find('\u{2603}').unwrap();
+    let (cut, cut_json) = (scratch_in("utf8-cut.pgn"), scratch_in("utf8-cut.json"));
+    std::fs::write(&cut, &text.as_bytes()[..snowman + 2]).unwrap();
+    // When resumed, then the match completes with the same games
+    run(&args, &cut, &cut_json, &["--resume"]);
+    assert_eq!(games(&cut), games(&full));
+    assert_eq!(totals(&cut_json), totals(&full_json));
+    // Given a byte that is not UTF-8 in the second record's White tag
+    let second = text.match_indices("[White").nth(1).unwrap().0;
+    let line = 1 + text[..second].matches('\n').count();
+    let mut bytes = text.clone().into_bytes();
+    bytes[second + 9] = 0xFF;
+    let bad = scratch_in("utf8-bad.pgn");
+    std::fs::write(&bad, &bytes).unwrap();
+    // Then resume and merge refuse it, naming its line and column
+    let resumed = grasshopper()
+        .args(&args)
+        .arg("--pgn")
+        .arg(&bad)
+        .arg("--resume")
+        .output()
+        .unwrap();
+    let merged = grasshopper().arg("merge").arg(&bad).output().unwrap();
+    for out in [resumed, merged] {
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        let want = format!("line {line}: invalid UTF-8 (byte 0xFF at column 10)");
+        assert!(err.contains(&want), "{err}");
+    }
+    // And the file is left as it was
+    assert_eq!(std::fs::read(&bad).unwrap(), bytes);
 }
 
 #[test]

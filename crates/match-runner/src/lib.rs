@@ -5,7 +5,8 @@
 //! shards, schedules), [`clock`] (clocks charged move by move), [`turn`]
 //! (asking an engine for its move), [`outcome`] (results and terminations),
 //! [`records`] (PGN-style game records, written game by game and read back
-//! for `--resume` and `match merge`), [`stats`] (Elo, LOS, SPRT),
+//! for `--resume` and `match merge`), [`records_file`] (the records file
+//! locked by one runner, rewritten atomically, appended game by game), [`stats`] (Elo, LOS, SPRT),
 //! [`summary`] (the tally, progress line and JSON) and [`runner`]
 //! (scheduling, concurrency, resume, shards, merge). A game plugs in through
 //! the [`Game`] trait; [`grasshopper`] is the first, [`backgammon`] the
@@ -17,6 +18,7 @@ pub mod game;
 pub mod grasshopper;
 pub mod outcome;
 pub mod records;
+pub mod records_file;
 pub mod runner;
 pub mod spec;
 pub mod stats;
@@ -25,7 +27,7 @@ pub mod turn;
 
 pub use game::{Game, GameRecord, GameSettings, Replayed, Scoring};
 pub use outcome::{GameResult, Played, Side, Termination};
-pub use records::parse_records;
+pub use records::{parse_record_bytes, parse_records};
 pub use runner::{merge, run_match};
 pub use spec::{EngineSpec, Proto, Schedule, Shard, SpecError, TimeControl};
 pub use stats::{EloEstimate, Pentanomial, PointsEstimate, PointsTally, Sprt, Trinomial};
@@ -95,6 +97,13 @@ pub enum MatchError {
     /// A records file is damaged or belongs to another match.
     #[error("{path}: {message}", path = .0.display(), message = .1)]
     Records(PathBuf, String),
+    /// Another runner holds the records file.
+    #[error(
+        "{path}: another match runner is writing these records (it holds the file's lock): \
+         wait for it to end, or choose another --pgn",
+        path = .0.display()
+    )]
+    Locked(PathBuf),
     /// An engine program could not be started at all.
     #[error("cannot start engine \"{0}\": {1}")]
     Spawn(String, std::io::Error),

@@ -1,8 +1,9 @@
 //! Game records in a PGN-style format: tag pairs, then the numbered move list
 //! with the termination's explanation as a comment, then the result. One
-//! record is written (and flushed) per finished game, so a killed match loses
-//! at most the games in progress; the parser reads records back for
-//! `--resume` and `match merge`, and [`GameRecord::replay`] checks them.
+//! record is written (in one write, synced) per finished game, so a killed
+//! match loses at most the games in progress (see [`crate::records_file`]);
+//! the parser reads records back (as UTF-8, from bytes) for `--resume` and
+//! `match merge`, and [`GameRecord::replay`] checks them.
 //! The format is the same for every [`Game`]: its openings and moves are
 //! written and read with their `Display` and `FromStr`.
 
@@ -164,6 +165,45 @@ pub struct Parsed<G: Game> {
     /// The text ended inside a record (the runner was killed while writing it);
     /// that record is left out.
     pub truncated: bool,
+}
+
+/// Reads every record of a records file given as bytes, as [`parse_records`]
+/// does. Records are UTF-8: invalid UTF-8 is refused with its line, except a
+/// character cut off at the very end (the runner was killed while writing
+/// it), which ends a cut-off record.
+pub fn parse_record_bytes<G: Game>(bytes: &[u8]) -> Result<Parsed<G>, RecordError> {
+    let (text, cut) = decode(bytes)?;
+    let mut parsed = parse_records(text)?;
+    parsed.truncated |= cut;
+    Ok(parsed)
+}
+
+/// The text of `bytes`, and whether a character cut off at the end was left
+/// out.
+fn decode(bytes: &[u8]) -> Result<(&str, bool), RecordError> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Ok((text, false)),
+        // An incomplete character at the very end: written in part.
+        Err(e) if e.error_len().is_none() => {
+            let valid = &bytes[..e.valid_up_to()];
+            Ok((std::str::from_utf8(valid).expect("valid up to here"), true))
+        }
+        Err(e) => {
+            let at = e.valid_up_to();
+            let line_start = bytes[..at]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1);
+            Err(RecordError {
+                line: 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count(),
+                message: format!(
+                    "invalid UTF-8 (byte 0x{:02X} at column {}): records are UTF-8 text",
+                    bytes[at],
+                    at - line_start + 1
+                ),
+            })
+        }
+    }
 }
 
 /// Reads every record of a records file. A damaged last record in a file
@@ -534,6 +574,58 @@ mod tests {
             assert_eq!(parsed.games, first, "cut at {cut}");
             assert!(parsed.truncated, "cut at {cut}");
         }
+    }
+
+    /// Two records whose names and notes hold multi-byte characters.
+    fn non_ascii() -> (GameRecord, GameRecord) {
+        let mut a = sample(&["bar/1"], "....../....../....../...... w 2 2 0-0 -");
+        a.white = "élan".into();
+        let mut b = sample(&["bar/2"], "....../....../....../...... w 2 2 0-0 -");
+        b.black = "ünïcødé ☃".into();
+        b.notes = vec!["cp 3 — depth 2 ☃".into()];
+        (a, b)
+    }
+
+    #[test]
+    fn invalid_utf8_is_refused_with_its_line() {
+        let (a, b) = non_ascii();
+        let mut bytes = format!("{a}{b}").into_bytes();
+        // A stray byte in the second record's White tag (line 18: each
+        // record has 10 tags, a blank line, two lines of moves and a blank)
+        let at = bytes.len() - b.to_string().len() + b.to_string().find("alpha").unwrap();
+        bytes[at + 2] = 0xFF;
+        let e = parse_record_bytes::<Grasshopper>(&bytes).unwrap_err();
+        assert_eq!(e.line, 18, "{e}");
+        assert!(
+            e.message.contains("invalid UTF-8 (byte 0xFF at column 11)"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_file_cut_inside_a_character_keeps_the_records_before() {
+        let (a, b) = non_ascii();
+        let bytes = format!("{a}{b}").into_bytes();
+        let first = a.to_string().len();
+        let a = parse_records(&a.to_string()).unwrap().games.remove(0);
+        let mut cuts = 0;
+        // Every cut inside a multi-byte character of the second record
+        for cut in first + 1..bytes.len() {
+            if std::str::from_utf8(&bytes[..cut]).is_ok() {
+                continue;
+            }
+            cuts += 1;
+            let parsed = parse_record_bytes::<Grasshopper>(&bytes[..cut])
+                .unwrap_or_else(|e| panic!("cut at {cut}: {e}"));
+            assert_eq!(parsed.games, vec![a.clone()], "cut at {cut}");
+            assert!(parsed.truncated, "cut at {cut}");
+        }
+        assert!(cuts >= 10, "{cuts}");
+        // And a character cut right after a complete record
+        let mut bytes = bytes[..first].to_vec();
+        bytes.extend_from_slice(&"☃".as_bytes()[..2]);
+        let parsed = parse_record_bytes::<Grasshopper>(&bytes).unwrap();
+        assert_eq!((parsed.games.len(), parsed.truncated), (1, true));
     }
 
     #[test]

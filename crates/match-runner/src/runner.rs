@@ -6,14 +6,14 @@
 use super::game::GameRecord;
 use super::game::{tc_label, Game, GameSettings, Scoring};
 use super::outcome::{Played, Side, Termination};
-use super::records::{parse_records, today};
+use super::records::{parse_record_bytes, today};
+use super::records_file::RecordsFile;
 use super::spec::{EngineSpec, Shard, TimeControl};
 use super::stats::{Sprt, SprtDecision};
 use super::summary::Tally;
 use super::{MatchError, MatchSettings, MergeSettings};
 use engine_client::{Engine, EngineFailure};
 use std::collections::{BTreeMap, HashSet, VecDeque};
-use std::fs::File;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -30,6 +30,9 @@ pub struct PairJob {
     pub round: usize,
     pub first: usize,
     pub second: usize,
+    /// The game of the pair (1 or 2) already in a resumed records file,
+    /// which is kept and not played again.
+    pub recorded: Option<u8>,
 }
 
 impl PairJob {
@@ -54,6 +57,7 @@ pub fn schedule(pairings: &[(usize, usize)], rounds: usize) -> Vec<PairJob> {
                     round,
                     first,
                     second,
+                    recorded: None,
                 })
         })
         .collect()
@@ -140,8 +144,9 @@ pub fn run_match<G: Game>(game: G, settings: MatchSettings) -> Result<(), MatchE
     .filter(|j| shard.contains(j.pair))
     .collect();
     let total_games = 2 * jobs.len();
-    let kept = resume::<G>(&settings, &game, &mut jobs)?;
-    let mut out = rewrite_records(&settings.pgn, &kept)?;
+    let mut file = RecordsFile::lock(&settings.pgn)?;
+    let kept = resume::<G>(&settings, &game, &mut jobs, &file.read()?)?;
+    let mut out = rewrite_records(file, &kept)?;
     let transcripts = settings.transcripts.as_deref();
     let mut tally = Tally::new(scoring);
     for g in &kept {
@@ -186,9 +191,7 @@ pub fn run_match<G: Game>(game: G, settings: MatchSettings) -> Result<(), MatchE
                 progress.show(&tally.progress(total_games, sprt.as_ref()));
                 let decided =
                     sprt.is_some_and(|s| tally.sprt_decision(&s) != SprtDecision::Continue);
-                write!(out, "{g}")
-                    .and_then(|_| out.flush())
-                    .map_err(|e| MatchError::Io(settings.pgn.clone(), e))
+                out.append(&g.to_string())
                     .and_then(|_| write_transcript(transcripts, &g))
                     .map(|_| decided)
             }
@@ -213,22 +216,19 @@ pub fn run_match<G: Game>(game: G, settings: MatchSettings) -> Result<(), MatchE
     }
 }
 
-/// With `--resume`, the complete pairs of the records file: checked against
-/// this match, kept, and taken out of `jobs`. Without it, an existing
-/// non-empty records file is refused rather than overwritten.
+/// With `--resume`, the games of the records file (`bytes`): checked
+/// against this match and kept; their pairs are taken out of `jobs`, or
+/// marked half recorded. Without it, a non-empty records file is refused
+/// rather than overwritten.
 fn resume<G: Game>(
     settings: &MatchSettings,
     game: &G,
     jobs: &mut Vec<PairJob>,
+    bytes: &[u8],
 ) -> Result<Vec<GameRecord<G>>, MatchError> {
     let path = &settings.pgn;
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(MatchError::Io(path.clone(), e)),
-    };
     if !settings.resume {
-        if text.trim().is_empty() {
+        if bytes.iter().all(u8::is_ascii_whitespace) {
             return Ok(Vec::new());
         }
         return Err(MatchError::Usage(format!(
@@ -237,15 +237,15 @@ fn resume<G: Game>(
         )));
     }
     let records = |m: String| MatchError::Records(path.clone(), m);
-    let parsed = parse_records::<G>(&text).map_err(|e| records(e.to_string()))?;
+    let parsed = parse_record_bytes::<G>(bytes).map_err(|e| records(e.to_string()))?;
     let mut by_pair: BTreeMap<usize, Vec<GameRecord<G>>> = BTreeMap::new();
     for g in parsed.games {
         by_pair.entry(g.pair).or_default().push(g);
     }
     let mut kept = Vec::new();
     let mut done = HashSet::new();
-    for (pair, games) in by_pair {
-        let Some(job) = jobs.iter().find(|j| j.pair == pair) else {
+    for (pair, mut games) in by_pair {
+        let Some(job) = jobs.iter_mut().find(|j| j.pair == pair) else {
             return Err(records(format!(
                 "pair {} is not part of this match (or shard)",
                 pair + 1
@@ -254,26 +254,38 @@ fn resume<G: Game>(
         for g in &games {
             check_belongs(g, job, settings, game).map_err(records)?;
         }
-        // Half-played pairs are played again in full.
-        if games.len() == 2 && games[0].game != games[1].game {
-            done.insert(pair);
-            kept.extend(games);
+        // One record per game: a second copy of a game is not kept.
+        let (mut seen, copies) = (HashSet::new(), games.len());
+        games.retain(|g| seen.insert(g.game));
+        if games.len() < copies {
+            log::warn!(
+                "{}: a game of pair {} is recorded twice; the first copy is kept",
+                path.display(),
+                pair + 1
+            );
         }
+        // A half-played pair keeps its game; the other is played.
+        match games.as_slice() {
+            [one] => job.recorded = Some(one.game),
+            _ => {
+                done.insert(pair);
+            }
+        }
+        kept.extend(games);
     }
     jobs.retain(|j| !done.contains(&j.pair));
     Ok(kept)
 }
 
-/// Creates the records file with the kept games only (a crash may have left
-/// a half pair or a cut-off record); the match appends to it game by game.
-fn rewrite_records<G: Game>(path: &Path, kept: &[GameRecord<G>]) -> Result<File, MatchError> {
-    let io = |e| MatchError::Io(path.to_path_buf(), e);
-    let mut out = File::create(path).map_err(io)?;
-    for g in kept {
-        write!(out, "{g}").map_err(io)?;
-    }
-    out.flush().map_err(io)?;
-    Ok(out)
+/// Rewrites the records file with the kept games only (a kill may have left
+/// a cut-off record), replacing it whole so that a kill meanwhile leaves the
+/// old file or the new; the match then appends to it game by game.
+fn rewrite_records<G: Game>(
+    file: RecordsFile,
+    kept: &[GameRecord<G>],
+) -> Result<RecordsFile, MatchError> {
+    let text: String = kept.iter().map(|g| g.to_string()).collect();
+    file.replace(&text)
 }
 
 /// Why `--sprt` is refused for games scored in points.
@@ -354,7 +366,7 @@ fn worker<G: Game>(shared: &Shared<G>, tx: &mpsc::Sender<Msg<G>>) {
         let Some(job) = shared.queue.lock().expect("queue lock").pop_front() else {
             break;
         };
-        for game in 1..=2u8 {
+        for game in (1..=2u8).filter(|&g| job.recorded != Some(g)) {
             let msg = match play_one(shared, &mut procs, &job, game) {
                 Ok(record) => Msg::Game(record),
                 Err(e) => Msg::Fatal(e),
@@ -568,8 +580,8 @@ pub fn merge<G: Game>(settings: MergeSettings) -> Result<(), MatchError> {
 /// The records of one file, each replayed and checked.
 fn read_checked<G: Game>(path: &Path) -> Result<Vec<GameRecord<G>>, MatchError> {
     let records = |m: String| MatchError::Records(path.to_path_buf(), m);
-    let text = std::fs::read_to_string(path).map_err(|e| MatchError::Io(path.to_path_buf(), e))?;
-    let parsed = parse_records::<G>(&text).map_err(|e| records(e.to_string()))?;
+    let bytes = std::fs::read(path).map_err(|e| MatchError::Io(path.to_path_buf(), e))?;
+    let parsed = parse_record_bytes::<G>(&bytes).map_err(|e| records(e.to_string()))?;
     if parsed.truncated {
         log::warn!(
             "{}: the last record is cut off and left out",
@@ -597,7 +609,8 @@ mod tests {
                 pair: 4,
                 round: 1,
                 first: 0,
-                second: 2
+                second: 2,
+                recorded: None,
             }
         );
         assert!(jobs.iter().enumerate().all(|(i, j)| j.pair == i));
