@@ -2,17 +2,19 @@
 //! engine move and driven over the protocol exactly as a GUI does
 //! (handshake, options, `uginewgame`, `position`, `isready`, `go`, `info`
 //! lines, `bestmove`, `stop`). A global count of live processes bounds them.
-//! A search runs on its own thread, reading the engine with short deadlines
-//! so it can be stopped (undo, new game, a reaped game), and fails cleanly
+//! A search runs on its own thread through `engine_client::conversation`
+//! (the match runner's exchange too), which looks at the stop flag every
+//! 40 ms so the search can be stopped (undo, new game, a reaped game); it fails cleanly
 //! when the engine crashes (its output closes) or hangs (no `bestmove` by
 //! the deadline, nor after `stop`): the process is killed and a fresh one
 //! started, and the page is told.
 
-use engine_client::{Engine, EngineFailure, Wait};
+use engine_client::conversation::{self, Question, Unanswered};
+use engine_client::{Engine, EngineFailure};
 use match_runner::{EngineSpec, Side};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How many engine processes may run at once, and how many do.
 #[derive(Debug)]
@@ -215,93 +217,54 @@ pub fn search(
         }
         process.new_game_sent = true;
     }
-    for line in &job.setup {
-        if let Err(f) = e.send(line) {
-            return (failed(f), None);
-        }
-    }
-    // Everything before `readyok` answers earlier commands (e.g. an error
-    // line), so a `bestmove` after `go` answers this search.
-    if let Err(f) = e.sync(job.timeout) {
-        return (failed(f), None);
-    }
-    if let Err(f) = e.send(&job.go) {
-        return (failed(f), None);
-    }
-    let started = Instant::now();
-    let mut deadline = started + job.budget;
-    let mut stop_sent = false;
-    let mut stopped_by_us = false;
+    let question = Question {
+        setup: &job.setup,
+        go: &job.go,
+        reply: "bestmove",
+        budget: job.budget,
+        timeout: job.timeout,
+        // Past its budget the engine is told to stop and its move is still
+        // played (a person is waiting, not a clock).
+        grace: job.timeout.min(Duration::from_secs(2)),
+        errors_end: false,
+        stop: Some(&job.stop),
+    };
     let mut last: Option<Info> = None;
-    let mut summary = String::new();
-    loop {
-        let step = (Instant::now() + Duration::from_millis(40)).min(deadline);
-        match e.recv(step) {
-            Wait::Line(line) => {
-                let first = line.split_whitespace().next().unwrap_or("");
-                if first == "bestmove" {
-                    if stopped_by_us {
-                        return (Ended::Stopped, Some(process));
-                    }
-                    let word = line.split_whitespace().nth(1).unwrap_or("").to_string();
-                    let ms = started.elapsed().as_millis();
-                    let note = if summary.is_empty() {
-                        format!("{ms}ms")
-                    } else {
-                        format!("{summary} {ms}ms")
-                    };
-                    return (
-                        Ended::Move {
-                            word,
-                            info: last,
-                            note,
-                        },
-                        Some(process),
-                    );
-                }
-                if first == "info" {
-                    let s = match_runner::turn::info_summary(&line);
-                    if !s.is_empty() {
-                        summary = s;
-                    }
-                    if let Some(info) = Info::parse(&line, job.mover) {
-                        on_info(&info);
-                        last = Some(info);
-                    }
-                } else if first == "error" {
-                    log::warn!("{name}: {line}");
-                }
-            }
-            Wait::Closed => {
-                let report = process.engine.crash_report(&job.go);
-                return (Ended::Failed(format!("engine {name} {report}")), None);
-            }
-            Wait::Timeout => {
-                let now = Instant::now();
-                if !stop_sent && job.stop.load(Ordering::SeqCst) {
-                    stop_sent = true;
-                    stopped_by_us = true;
-                    let _ = e.send("stop");
-                    deadline = now + job.timeout;
-                } else if now >= deadline {
-                    if stop_sent {
-                        let what = if stopped_by_us {
-                            "gave no bestmove after stop".to_string()
-                        } else {
-                            format!(
-                                "gave no move to \"{}\" within {} ms, nor after stop",
-                                job.go,
-                                job.budget.as_millis()
-                            )
-                        };
-                        return (Ended::Failed(format!("engine {name} {what}")), None);
-                    }
-                    stop_sent = true;
-                    let _ = e.send("stop");
-                    deadline = now + job.timeout.min(Duration::from_secs(2));
-                }
-            }
+    let mut on_info = |line: &str| {
+        if let Some(info) = Info::parse(line, job.mover) {
+            on_info(&info);
+            last = Some(info);
         }
+    };
+    match conversation::ask(e, &question, &mut on_info) {
+        Ok(reply) => {
+            let word = reply.line.split_whitespace().nth(1).unwrap_or("");
+            let ms = reply.elapsed.as_millis();
+            let note = match reply.info.is_empty() {
+                true => format!("{ms}ms"),
+                false => format!("{} {ms}ms", reply.info),
+            };
+            let ended = Ended::Move {
+                word: word.to_string(),
+                info: last,
+                note,
+            };
+            (ended, Some(process))
+        }
+        Err(Unanswered::Stopped) => (Ended::Stopped, Some(process)),
+        Err(Unanswered::OutOfTime(_)) => {
+            let what = format!(
+                "gave no move to \"{}\" within {} ms, nor after stop",
+                job.go,
+                job.budget.as_millis()
+            );
+            (Ended::Failed(format!("engine {name} {what}")), None)
+        }
+        Err(Unanswered::SilentAfterStop) => (
+            Ended::Failed(format!("engine {name} gave no bestmove after stop")),
+            None,
+        ),
+        Err(other) => (Ended::Failed(format!("engine {name} {other}")), None),
     }
 }
 

@@ -6,6 +6,7 @@
 //! writing without pause costs a bounded amount of memory. The engine runs
 //! in a process group of its own, ended whole. Nothing here knows a game.
 
+pub mod conversation;
 mod group;
 mod queue;
 

@@ -1,13 +1,13 @@
-//! Asking an engine for its move, whatever the game: send the position,
-//! synchronise with `isready` (a `bestmove` arriving then is a stale answer
-//! to an earlier search, caught and named), send `go`, and wait for the
-//! reply within the mover's budget, keeping the last `info` line's score and
-//! depth for the record.
+//! Asking an engine for its move, whatever the game, and what a late, stale
+//! or refused reply costs: the exchange itself (position, `isready`, `go`,
+//! the reply within the mover's budget, the last `info` score and depth for
+//! the record) is `engine_client::conversation`'s.
 
 use crate::outcome::{Played, Side, Termination};
-use engine_client::{Engine, EngineFailure, Wait};
+use engine_client::conversation::{self, Question, Unanswered};
+use engine_client::{Engine, EngineFailure};
 use std::fmt::Display;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// An engine's reply to one `go`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -75,125 +75,48 @@ pub struct Request<'a> {
     pub errors_end: bool,
 }
 
-/// Sends `request` to `e` and waits for the reply.
+/// Sends `request` to `e` and waits for the reply (one engine conversation,
+/// [`engine_client::conversation`], shared with the board's server); a reply
+/// past the budget is a time forfeit, a stale or refused one a protocol error.
 pub fn ask(e: &mut Engine, request: &Request<'_>) -> Result<Answer, Refusal> {
-    for line in request.setup {
-        e.send(line).map_err(Refusal::Failed)?;
-    }
-    sync_before_go(e, request)?;
-    e.send(request.go).map_err(Refusal::Failed)?;
-    let started = Instant::now();
-    let deadline = started + request.budget;
-    let mut info = String::new();
-    let line = loop {
-        match e.recv(deadline) {
-            Wait::Line(line) => match first_word(&line) {
-                w if w == request.reply => break line,
-                "info" => {
-                    let summary = info_summary(&line);
-                    if !summary.is_empty() {
-                        info = summary;
-                    }
-                }
-                "error" if request.errors_end => {
-                    return Err(Refusal::Protocol(format!(
-                        "answered \"{}\" with \"{line}\"",
-                        request.go
-                    )))
-                }
-                "error" => log::warn!("{}: {line}", e.name()),
-                _ => log::debug!("{} said something unexpected: {line}", e.name()),
-            },
-            Wait::Timeout => return Err(out_of_time(e, request)),
-            Wait::Closed => return Err(Refusal::Failed(e.crash_report(request.go))),
-        }
+    let question = Question {
+        setup: request.setup,
+        go: request.go,
+        reply: request.reply,
+        budget: request.budget,
+        timeout: request.timeout,
+        grace: Duration::ZERO,
+        errors_end: request.errors_end,
+        stop: None,
     };
-    let elapsed = started.elapsed();
-    if elapsed > request.budget {
+    let reply = match conversation::ask(e, &question, &mut |_| {}) {
+        Ok(reply) => reply,
+        Err(Unanswered::OutOfTime(_)) => return Err(out_of_time(e, request)),
+        Err(Unanswered::Failed(f)) => return Err(Refusal::Failed(f)),
+        Err(other) => return Err(Refusal::Protocol(other.to_string())),
+    };
+    if reply.elapsed > request.budget {
         return Err(Refusal::TooSlow(format!(
             "took {} ms with {} ms allowed",
-            elapsed.as_millis(),
+            reply.elapsed.as_millis(),
             request.budget.as_millis()
         )));
     }
     Ok(Answer {
-        line,
-        elapsed,
-        info,
+        line: reply.line,
+        elapsed: reply.elapsed,
+        info: reply.info,
     })
 }
 
-/// `isready` before `go`: every earlier answer must have come by `readyok`,
-/// so a reply word seen now answers no search of this turn.
-fn sync_before_go(e: &mut Engine, request: &Request<'_>) -> Result<(), Refusal> {
-    e.send("isready").map_err(Refusal::Failed)?;
-    let deadline = Instant::now() + request.timeout;
-    loop {
-        match e.recv(deadline) {
-            Wait::Line(line) => match first_word(&line) {
-                "readyok" => return Ok(()),
-                w if w == request.reply => {
-                    return Err(Refusal::Protocol(format!(
-                        "sent \"{line}\" when no search was running (a second answer to \
-                         an earlier go?)"
-                    )))
-                }
-                "error" => log::warn!("{}: {line}", e.name()),
-                _ => {}
-            },
-            Wait::Timeout => return Err(Refusal::Failed(EngineFailure::Silent("isready".into()))),
-            Wait::Closed => return Err(Refusal::Failed(e.crash_report("isready"))),
-        }
-    }
-}
-
-/// No reply by the deadline. Still alive? Then it is a time forfeit; if it
-/// does not answer `isready` either, it has stalled.
+/// No reply by the deadline (`stop` was sent). Still alive? Then it is a
+/// time forfeit; if it does not answer `isready` either, it has stalled.
 fn out_of_time(e: &mut Engine, request: &Request<'_>) -> Refusal {
-    let _ = e.send("stop");
     match e.sync(request.timeout) {
         Ok(()) => Refusal::TooSlow(format!(
             "gave no move within {} ms",
             request.budget.as_millis()
         )),
         Err(f) => Refusal::Failed(f),
-    }
-}
-
-fn first_word(line: &str) -> &str {
-    line.split_whitespace().next().unwrap_or("")
-}
-
-/// The score and depth of an `info` line, as `cp 12 depth 5` (either may be missing).
-pub fn info_summary(line: &str) -> String {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let mut out = Vec::new();
-    if let Some(i) = words.iter().position(|&w| w == "score") {
-        if let (Some(kind), Some(v)) = (words.get(i + 1), words.get(i + 2)) {
-            if matches!(*kind, "cp" | "mate") && v.parse::<i64>().is_ok() {
-                out.push(format!("{kind} {v}"));
-            }
-        }
-    }
-    if let Some(i) = words.iter().position(|&w| w == "depth") {
-        if let Some(d) = words.get(i + 1).filter(|d| d.parse::<u32>().is_ok()) {
-            out.push(format!("depth {d}"));
-        }
-    }
-    out.join(" ")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn info_lines_are_summed_up_by_score_and_depth() {
-        assert_eq!(
-            info_summary("info depth 5 seldepth 7 score cp -12 nodes 100 pv bar/1"),
-            "cp -12 depth 5"
-        );
-        assert_eq!(info_summary("info score mate 3"), "mate 3");
-        assert_eq!(info_summary("info string hello depth x"), "");
     }
 }
