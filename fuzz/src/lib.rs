@@ -30,6 +30,8 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("records_grasshopper", records_grasshopper),
     ("records_backgammon", records_backgammon),
     ("transport_lines", transport_lines),
+    ("http_request", http_request),
+    ("json_api", json_api),
 ];
 
 /// The input as text; the parsers all take `&str` (the transport has made
@@ -330,4 +332,108 @@ pub fn transport_lines(data: &[u8]) {
             }
         }
     }
+}
+
+/// An HTTP request as the board's server reads it off a connection: every
+/// prefix the server may hold while the bytes arrive is read too (a
+/// complete-looking prefix must not read differently from the whole), and a
+/// request read whole keeps within the limits.
+pub fn http_request(data: &[u8]) {
+    use board_server::http::{parse_request, MAX_BODY, MAX_HEAD};
+    let whole = parse_request(data);
+    if let Ok(Some(r)) = &whole {
+        assert!(r.body.len() <= MAX_BODY, "a body of {} bytes", r.body.len());
+        assert!(!r.method.is_empty(), "a request without a method");
+    }
+    if let Err((status, _)) = whole {
+        assert!((400..600).contains(&status), "refused with {status}");
+    }
+    // The server reads in pieces; a cut at a few places must parse as
+    // incomplete, as an error, or as the same request head.
+    for cut in [data.len() / 3, data.len() / 2, data.len().min(MAX_HEAD)] {
+        let _ = parse_request(&data[..cut]);
+    }
+}
+
+/// The board's JSON API with the fuzzer's body: the first byte picks the
+/// action (a new game from the body, or a move, undo, seek or settings on a
+/// fresh human-against-human game), the rest is the body. No answer may be
+/// an internal error (`500`), and a handler's panic is a crash.
+pub fn json_api(data: &[u8]) {
+    let Some((&pick, body)) = data.split_first() else {
+        return;
+    };
+    let (app, cookie) = api_app();
+    let call = |method: &str, path: &str, body: &[u8]| {
+        let r = api_request(method, path, body, cookie);
+        let answer = app.handle(&r);
+        assert_ne!(
+            answer.status,
+            500,
+            "{method} {path}: {:?}",
+            String::from_utf8_lossy(&answer.body)
+        );
+        answer
+    };
+    const ACTIONS: [&str; 5] = ["new", "move", "undo", "seek", "settings"];
+    let action = ACTIONS[usize::from(pick) % ACTIONS.len()];
+    let fresh: &[u8] = br#"{"checkers": 4, "white": "human", "black": "human"}"#;
+    let created = call(
+        "POST",
+        "/api/games",
+        if action == "new" { body } else { fresh },
+    );
+    let Some(id) = game_id(&created.body) else {
+        return;
+    };
+    if action != "new" {
+        call("POST", &format!("/api/games/{id}/{action}"), body);
+    }
+    call("GET", &format!("/api/games/{id}"), b"");
+    call("DELETE", &format!("/api/games/{id}"), b"");
+}
+
+/// One server for every run of `json_api`, and its owner cookie. Its engine
+/// is a program that does not exist: a game given to the engine fails to
+/// start it, quickly, instead of starting processes.
+fn api_app() -> &'static (std::sync::Arc<board_server::App>, String) {
+    static APP: std::sync::OnceLock<(std::sync::Arc<board_server::App>, String)> =
+        std::sync::OnceLock::new();
+    APP.get_or_init(|| {
+        let engine =
+            match_runner::EngineSpec::from_tokens(&["cmd=/nonexistent/engine", "name=none"])
+                .expect("an engine specification");
+        let app = board_server::App::new(board_server::Config::new(vec![engine]));
+        let first = app.handle(&api_request("GET", "/api/info", b"", ""));
+        let cookie = first
+            .headers
+            .iter()
+            .find(|(name, _)| name.eq_ignore_ascii_case("set-cookie"))
+            .and_then(|(_, v)| v.split(';').next())
+            .expect("the first API answer sets the owner cookie")
+            .to_string();
+        (app, cookie)
+    })
+}
+
+fn api_request(method: &str, path: &str, body: &[u8], cookie: &str) -> board_server::http::Request {
+    let mut headers = std::collections::HashMap::new();
+    headers.insert("host".to_string(), "localhost".to_string());
+    headers.insert("content-type".to_string(), "application/json".to_string());
+    if !cookie.is_empty() {
+        headers.insert("cookie".to_string(), cookie.to_string());
+    }
+    board_server::http::Request {
+        method: method.to_string(),
+        path: path.to_string(),
+        query: Default::default(),
+        headers,
+        body: body.to_vec(),
+    }
+}
+
+/// The `id` of a created game's answer.
+fn game_id(body: &[u8]) -> Option<String> {
+    let v: serde_json::Value = serde_json::from_slice(body).ok()?;
+    Some(v.get("id")?.as_str()?.to_string())
 }

@@ -236,6 +236,36 @@ fn content_length(value: Option<&str>) -> Result<usize, Refused> {
         .map_err(|_| Refused(400, "bad Content-Length: expected decimal digits"))
 }
 
+/// The body's length as the head declares it, within the limits.
+fn body_length(request: &Request) -> Result<usize, Refused> {
+    if request.header("transfer-encoding").is_some() {
+        return Err(Refused(501, "chunked request bodies are not accepted"));
+    }
+    let length = content_length(request.header("content-length"))?;
+    if length > MAX_BODY {
+        return Err(Refused(413, "the request body is too large"));
+    }
+    Ok(length)
+}
+
+/// Reads one request from bytes as the server reads it from a connection:
+/// `Ok(None)` while the head or the body is incomplete, the refusal's
+/// status and reason when the server would answer an error. The server's
+/// own reader and the fuzz target share its steps.
+pub fn parse_request(bytes: &[u8]) -> Result<Option<Request>, (u16, &'static str)> {
+    let refused = |Refused(status, why): Refused| (status, why);
+    let Some((head_len, mut request)) = parse_head(bytes).map_err(refused)? else {
+        return Ok(None);
+    };
+    let length = body_length(&request).map_err(refused)?;
+    let body = &bytes[head_len..];
+    if body.len() < length {
+        return Ok(None);
+    }
+    request.body = body[..length].to_vec();
+    Ok(Some(request))
+}
+
 /// The body's share of [`BODY_BUDGET`], in KiB permits.
 fn body_permits(length: usize) -> u32 {
     length.div_ceil(1024) as u32
@@ -259,13 +289,7 @@ async fn read_request(
             break parsed;
         }
     };
-    if request.header("transfer-encoding").is_some() {
-        return Err(Refused(501, "chunked request bodies are not accepted"));
-    }
-    let length = content_length(request.header("content-length"))?;
-    if length > MAX_BODY {
-        return Err(Refused(413, "the request body is too large"));
-    }
+    let length = body_length(&request)?;
     let permit = if length == 0 {
         None
     } else {
@@ -477,6 +501,24 @@ mod tests {
         assert_eq!(status(&answer), "500", "{answer}");
         let answer = exchange(&addr, b"GET /after HTTP/1.1\r\nHost: x\r\n\r\n");
         assert!(answer.ends_with("/after"), "{answer}");
+    }
+
+    #[test]
+    fn bytes_read_as_the_server_reads_them() {
+        let whole = b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}";
+        let r = parse_request(whole).expect("readable").expect("complete");
+        assert_eq!((r.method.as_str(), r.path.as_str()), ("POST", "/api/games"));
+        assert_eq!(r.body, b"{}");
+        // Incomplete head, incomplete body: wait for more.
+        assert!(matches!(parse_request(&whole[..20]), Ok(None)));
+        assert!(matches!(parse_request(&whole[..whole.len() - 1]), Ok(None)));
+        let chunked = b"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n";
+        assert_eq!(parse_request(chunked).unwrap_err().0, 501);
+        let huge = format!(
+            "POST / HTTP/1.1\r\nContent-Length: {}\r\n\r\n",
+            MAX_BODY + 1
+        );
+        assert_eq!(parse_request(huge.as_bytes()).unwrap_err().0, 413);
     }
 
     #[test]
