@@ -4,7 +4,6 @@
 //! (`go role chequer`, `setoption name X value Y`) read as their v0.2 forms.
 
 use crate::command::{Command, Decision, PositionText, Query};
-use engine_daemon::quote;
 use engine_daemon::words::{self, bare, end, found, keyword, word};
 use nom::branch::alt;
 use nom::character::complete::{one_of, space1};
@@ -12,6 +11,7 @@ use nom::combinator::{cut, eof, opt, peek, rest, value, verify};
 use nom::error::context;
 use nom::sequence::{preceded, terminated};
 use nom::{IResult, Parser};
+use protocol_vocab::quote;
 
 /// The error codes UBGI v0.2 standardises.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

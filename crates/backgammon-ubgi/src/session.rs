@@ -10,7 +10,8 @@ use backgammon_engine::Player;
 use backgammon_rules::{
     draw_board, parse_position, win_kind, Board, CubeOwner, Dice, GameState, MatchState, Side, Xgid,
 };
-use engine_daemon::{sanitise, Context, Dialect, ErrorLine, Job, Kind, LineError};
+use engine_daemon::{Context, Dialect, ErrorLine, Job, Kind, LineError};
+use protocol_vocab::{quote, sanitise};
 use std::io;
 
 /// The stack of a decision's thread.
@@ -122,10 +123,9 @@ impl Ubgi {
 
     fn set_key(&mut self, key: &str, value: &str) -> Result<(), ErrorLine> {
         self.settings.set(key, value).map_err(|e| match e {
-            engine_daemon::OptionError::UnknownName { .. } => Ubgi::error(
-                ErrorCode::Unsupported,
-                &format!("key {}", engine_daemon::quote(key)),
-            ),
+            engine_daemon::OptionError::UnknownName { .. } => {
+                Ubgi::error(ErrorCode::Unsupported, &format!("key {}", quote(key)))
+            }
             e => Ubgi::error(ErrorCode::BadValue, &e.to_string()),
         })?;
         if key.starts_with("engine.") {
@@ -135,12 +135,9 @@ impl Ubgi {
     }
 
     fn get_key(&self, key: &str) -> Result<String, ErrorLine> {
-        self.settings.value_line(key).ok_or_else(|| {
-            Ubgi::error(
-                ErrorCode::Unsupported,
-                &format!("key {}", engine_daemon::quote(key)),
-            )
-        })
+        self.settings
+            .value_line(key)
+            .ok_or_else(|| Ubgi::error(ErrorCode::Unsupported, &format!("key {}", quote(key))))
     }
 
     fn query(&self, q: &Query) -> Result<String, ErrorLine> {

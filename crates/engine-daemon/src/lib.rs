@@ -25,7 +25,7 @@ pub mod transport;
 pub mod words;
 
 pub use options::{OptionError, OptionKind, OptionSpec, OptionTable, OptionValue};
-pub use transport::{quote, read_lines, sanitise, LineError, LineOut, Output, MAX_LINE};
+pub use transport::{read_lines, LineError, LineOut, Output, MAX_LINE};
 
 use std::collections::VecDeque;
 use std::fmt;

@@ -4,7 +4,7 @@
 //! the setter sees a typed value, so no option can be written through
 //! another's field.
 
-use crate::transport::quote;
+use protocol_vocab::quote;
 
 /// The kind of an option, with its range.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -5,10 +5,9 @@ use std::io::{self, BufRead, Write};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
-/// The longest line the engine reads (bytes, without the line break). Longer
-/// lines are answered with an error and otherwise ignored; the limit keeps a
-/// client that never sends a line break from filling memory.
-pub const MAX_LINE: usize = 65_536;
+/// The longest line the engine reads: the protocol's limit. Longer lines are
+/// answered with an error and otherwise ignored.
+pub use protocol_vocab::MAX_LINE;
 
 /// Why an input line cannot be read as text.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -153,36 +152,6 @@ impl Write for LineOut {
     }
 }
 
-/// Makes client-supplied text safe to echo on one line: control characters
-/// are written as escapes, and the whole is cut to a sane length.
-pub fn sanitise(text: &str) -> String {
-    const MAX: usize = 1000;
-    let mut s = String::with_capacity(text.len().min(MAX));
-    for (i, c) in text.chars().enumerate() {
-        if i == MAX {
-            s.push_str("...");
-            break;
-        }
-        if c.is_control() {
-            s.extend(c.escape_default());
-        } else {
-            s.push(c);
-        }
-    }
-    s
-}
-
-/// `"text"`, shortened to 40 characters and with quotes, backslashes and
-/// control characters escaped, for quoting a token in a message.
-pub fn quote(text: &str) -> String {
-    const MAX: usize = 40;
-    let mut q: String = text.chars().take(MAX).collect();
-    if text.chars().nth(MAX).is_some() {
-        q.push_str("...");
-    }
-    format!("{q:?}")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -228,19 +197,5 @@ mod tests {
         let mut input = vec![b'y'; MAX_LINE];
         input.push(b'\n');
         assert_eq!(lines_of(&input), vec![Ok("y".repeat(MAX_LINE))]);
-    }
-
-    #[test]
-    fn sanitise_escapes_control_characters() {
-        assert_eq!(sanitise("a\rb\u{1}c"), "a\\rb\\u{1}c");
-        assert!(sanitise(&"z".repeat(5000)).len() < 1100);
-    }
-
-    #[test]
-    fn long_tokens_are_quoted_shortened() {
-        assert_eq!(quote("abc"), "\"abc\"");
-        assert_eq!(quote("a\"\r"), "\"a\\\"\\r\"");
-        let q = quote(&"x".repeat(100));
-        assert_eq!(q.len(), 40 + 2 + 3);
     }
 }

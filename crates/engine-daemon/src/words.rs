@@ -3,7 +3,6 @@
 //! first word of a text for messages, and the error type the parsers share.
 //! Generic over what a dialect can say went wrong.
 
-use crate::transport::quote;
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_till1};
 use nom::character::complete::{space0, space1};
@@ -11,6 +10,7 @@ use nom::combinator::{cut, eof, peek, value};
 use nom::error::{context, ContextError, ErrorKind, ParseError};
 use nom::sequence::{preceded, terminated};
 use nom::{IResult, Parser};
+use protocol_vocab::quote;
 
 /// What a dialect's parser can report beyond "did not match".
 pub trait Problem: Clone {

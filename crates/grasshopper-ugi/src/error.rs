@@ -1,68 +1,10 @@
-//! Why a line is not a command the engine can run, and the error codes of
-//! the `error <code> <message>` lines protocol.md lists.
+//! Why a line is not a command the engine can run, and which of the error
+//! codes protocol.md lists (the protocol's vocabulary) reports it.
 
-use engine_daemon::{quote, LineError};
+use engine_daemon::LineError;
 use grasshopper_rules::{ParseMoveError, ParsePositionError};
-use std::fmt;
-use std::str::FromStr;
-
-/// The error codes of `error <code> <message>` lines, as protocol.md lists them.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum ErrorCode {
-    /// The first word is not a command.
-    UnknownCommand,
-    /// A known command with malformed arguments (also: a line that is too
-    /// long or not UTF-8).
-    Syntax,
-    /// A position string the rules refuse.
-    BadPosition,
-    /// A move that cannot be read or is not legal where it is played.
-    IllegalMove,
-    /// An unknown option name or a bad option value.
-    BadOption,
-    /// A command that needs an idle engine, sent while a search, perft or bench runs.
-    Busy,
-}
-
-impl ErrorCode {
-    /// Every code, in the order protocol.md lists them.
-    pub const ALL: [ErrorCode; 6] = [
-        ErrorCode::UnknownCommand,
-        ErrorCode::Syntax,
-        ErrorCode::BadPosition,
-        ErrorCode::IllegalMove,
-        ErrorCode::BadOption,
-        ErrorCode::Busy,
-    ];
-
-    /// The code as written on the wire.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            ErrorCode::UnknownCommand => "unknown_command",
-            ErrorCode::Syntax => "syntax",
-            ErrorCode::BadPosition => "bad_position",
-            ErrorCode::IllegalMove => "illegal_move",
-            ErrorCode::BadOption => "bad_option",
-            ErrorCode::Busy => "busy",
-        }
-    }
-}
-
-impl fmt::Display for ErrorCode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for ErrorCode {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        ErrorCode::ALL
-            .into_iter()
-            .find(|c| c.as_str() == s)
-            .ok_or_else(|| format!("unknown error code \"{s}\""))
-    }
-}
+use protocol_vocab::quote;
+pub use protocol_vocab::ugi::ErrorCode;
 
 /// Why a line is not a command the engine can run.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

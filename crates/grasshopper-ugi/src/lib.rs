@@ -4,7 +4,7 @@
 //! crate implements it on the daemon core ([`engine_daemon`]).
 //!
 //! The parts: [`command`] (the commands as values), [`parse`] (their nom
-//! parsers), [`error`] (error codes and parse errors), [`options`] (the
+//! parsers), [`error`] (parse errors and their codes), [`options`] (the
 //! option table), [`session`] (the dialect: state and what each command
 //! does), [`board`] (the `d` drawing) and [`perft`] (the perft report).
 
@@ -17,10 +17,10 @@ pub mod perft;
 pub mod session;
 
 pub use command::{Command, Go, Query, Start};
-pub use engine_daemon::MAX_LINE;
 pub use error::{CommandError, ErrorCode};
 pub use options::EngineOptions;
 pub use parse::parse_command;
+pub use protocol_vocab::MAX_LINE;
 pub use session::Ugi;
 
 use grasshopper_engine::SearchOptions;

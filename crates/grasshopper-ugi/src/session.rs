@@ -10,12 +10,13 @@ use crate::options::OPTIONS;
 use crate::parse::parse_command;
 use crate::perft::write_perft_until;
 use engine_daemon::{
-    sanitise, Context, Dialect, ErrorLine, Job, Kind, LineError, LineOut, END_OF_INPUT_GRACE,
+    Context, Dialect, ErrorLine, Job, Kind, LineError, LineOut, END_OF_INPUT_GRACE,
 };
 use grasshopper_engine::{
     bench, Clock, Limits, Report, Score, SearchControl, SearchOptions, SearchResult, Searcher,
 };
 use grasshopper_rules::{Color, Move, Outcome, Position};
+use protocol_vocab::sanitise;
 use std::io::{self, Write};
 use std::sync::Arc;
 use std::time::Duration;

@@ -13,11 +13,16 @@
 //! `isready`, a legal `bestmove` in the position) is for the caller to
 //! judge; [`answer`] reads a `response` line as the answer to one question.
 
-use engine_client::{RawLine, MAX_LINE};
-pub use engine_daemon::quote;
+use engine_client::RawLine;
 use grasshopper_rules::{Move, Position};
-pub use grasshopper_ugi::ErrorCode;
+pub use protocol_vocab::quote;
+pub use protocol_vocab::ugi::ErrorCode;
+use protocol_vocab::MAX_LINE;
 use std::fmt;
+
+// A line longer than the protocol's limit is seen as an unterminated piece
+// of the client's; that holds only while the client cuts at that limit.
+const _: () = assert!(engine_client::MAX_LINE == MAX_LINE);
 
 /// A line the grammar accepts, in its typed form.
 #[derive(Clone, Debug, PartialEq, Eq)]
