@@ -17,9 +17,10 @@ use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-/// The longest line read from an engine (bytes, without its line break);
-/// longer ones arrive in pieces.
-pub const MAX_LINE: usize = 64 * 1024;
+/// The longest line read from an engine (bytes, without its line break):
+/// the protocol's own limit, so a checker reading through this client sees
+/// a longer line as pieces; longer ones arrive in pieces.
+pub const MAX_LINE: usize = protocol_vocab::MAX_LINE;
 
 /// The most lines of an engine's output waiting to be read. When they are
 /// this many, the oldest `info` line waiting is dropped to make room (and

@@ -20,10 +20,6 @@ pub use protocol_vocab::ugi::ErrorCode;
 use protocol_vocab::MAX_LINE;
 use std::fmt;
 
-// A line longer than the protocol's limit is seen as an unterminated piece
-// of the client's; that holds only while the client cuts at that limit.
-const _: () = assert!(engine_client::MAX_LINE == MAX_LINE);
-
 /// A line the grammar accepts, in its typed form.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Line {
