@@ -64,11 +64,6 @@ impl Point {
         self.0 == 0
     }
 
-    /// True for the home board, points 1..=6.
-    pub const fn is_home(self) -> bool {
-        self.0 >= 1 && self.0 <= 6
-    }
-
     /// The same point in the other side's numbering (`p` is their `25 - p`);
     /// `None` for the bar and off, which belong to one side.
     pub const fn mirror(self) -> Option<Point> {

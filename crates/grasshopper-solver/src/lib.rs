@@ -156,21 +156,6 @@ impl Solver {
             .collect()
     }
 
-    /// One optimal line from `pos` to the end of the game.
-    pub fn principal_line(&mut self, pos: &Position) -> Vec<Move> {
-        let mut line = Vec::new();
-        let mut p = *pos;
-        while !p.is_game_over() {
-            let sol = self.solve(&p);
-            let Some(&m) = self.best_moves(&p, &sol).first() else {
-                break;
-            };
-            line.push(m);
-            p.play_unchecked(m);
-        }
-        line
-    }
-
     /// The search counters so far.
     pub fn counts(&self) -> Counts {
         self.engine.counts
