@@ -5,57 +5,72 @@
 //! a player's error on a position is the best move's equity less that of
 //! the move it chose, in millipoints.
 
+use crate::gnubg::{self, GnubgError, Job};
+use crate::selfplay::positions;
 use backgammon_engine::eval::{equity, won};
-use backgammon_engine::rng::SplitMix;
 use backgammon_engine::search::Searcher;
-use backgammon_engine::selfplay::positions;
-use backgammon_rules::{Board, Dice, MoveList, Side};
+use backgammon_rules::{Board, Dice, MoveList, Side, SplitMix};
 use match_runner::backgammon::{Backgammon, Table};
 use match_runner::parse_records;
+use match_runner::records::RecordError;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// `backgammon errors`.
-#[derive(clap::Args, Debug)]
-pub struct ErrorsArgs {
+/// What `backgammon errors` judges.
+#[derive(Clone, Debug)]
+pub struct ErrorsSettings {
     /// Positions with a choice (at least two legal moves) to judge.
-    #[arg(long, default_value_t = 1000)]
     pub positions: usize,
     /// Seed of the self-play games the positions come from and of their rolls.
-    #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Take the positions from these match records (`match --game
-    /// backgammon --pgn`) instead of self-play: the positions where a
-    /// player moved with a choice, spread evenly over the file.
-    #[arg(long)]
+    /// Take the positions from these match records instead of self-play:
+    /// the positions where a player moved with a choice, spread evenly
+    /// over the file.
     pub records: Option<PathBuf>,
-    /// Our plies to judge, comma-separated (1 = every move by the net).
-    #[arg(long, default_value = "1,2", value_delimiter = ',')]
+    /// Our plies to judge (1 = every move by the net).
     pub plies: Vec<u8>,
     /// GNU Backgammon's binary.
-    #[arg(long, default_value = "/usr/games/gnubg")]
     pub gnubg: PathBuf,
     /// The judge's plies in GNU Backgammon's counting (2 = its 2-ply).
-    #[arg(long, default_value_t = 2)]
     pub judge_plies: u8,
 }
 
-/// The Python script gnubg runs: per input line of Position IDs (the
-/// positions after each legal move, opponent on roll) it prints the
-/// mover's cubeless equity of each at 0-ply and at the judge's plies.
-const GNUBG_JUDGE: &str = r#"
-import gnubg, os
-ci = gnubg.cubeinfo(1, -1, 0, 0, (0, 0), 0, 0)
-ctx = [gnubg.evalcontext(0, 0, 0, 1, 0.0), gnubg.evalcontext(0, int(os.environ["BG_PLIES"]), 0, 1, 0.0)]
-out = open(os.environ["BG_OUT"], "w")
-for line in open(os.environ["BG_IDS"]):
-    vals = []
-    for pid in line.split():
-        b = gnubg.positionfromid(pid)
-        vals.append(" ".join("%.6f" % -gnubg.evaluate(b, ci, c)[5] for c in ctx))
-    out.write(",".join(vals) + "\n")
-out.close()
-"#;
+/// Why `backgammon errors` stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ErrorsError {
+    /// The records file cannot be read.
+    #[error("{}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// The records file is not records of backgammon games.
+    #[error("{}: {fault}", path.display())]
+    Records { path: PathBuf, fault: RecordError },
+    /// The records hold no move with a choice.
+    #[error("{}: no position with a choice", .0.display())]
+    NoChoice(PathBuf),
+    #[error(transparent)]
+    Gnubg(#[from] GnubgError),
+    /// The judge's file is missing.
+    #[error("gnubg ({status}) wrote no judgements: {source}")]
+    NoJudgements {
+        status: std::process::ExitStatus,
+        source: std::io::Error,
+    },
+    /// The judge's file has a line per position judged.
+    #[error("gnubg judged {judged} of {wanted} positions")]
+    Count { judged: usize, wanted: usize },
+    /// A value of the judge's file that is not a pair of numbers.
+    #[error("bad gnubg value \"{0}\"")]
+    Value(String),
+    /// A line of the judge's file with fewer values than live moves.
+    #[error("gnubg gave too few values")]
+    TooFew,
+    /// Writing the report failed.
+    #[error("output error: {0}")]
+    Output(#[from] std::io::Error),
+}
 
 /// One position to judge: the legal moves' results and our choices.
 struct Case {
@@ -66,48 +81,45 @@ struct Case {
 }
 
 /// Runs `backgammon errors`.
-pub fn run(a: ErrorsArgs, out: &mut impl Write) -> Result<(), String> {
+pub fn run(a: &ErrorsSettings, out: &mut impl Write) -> Result<(), ErrorsError> {
     let (rolls, origin) = match &a.records {
         Some(path) => (
             record_rolls(path, a.positions)?,
             format!("the records of {}", path.display()),
         ),
         None => (
-            self_play_rolls(&a),
+            self_play_rolls(a),
             format!("seeded self-play of the net (seed {})", a.seed),
         ),
     };
-    let cases = cases(&a, &rolls);
-    let judged = judge(&a, &cases)?;
-    let w = |out: &mut dyn Write, s: String| writeln!(out, "{s}").map_err(|e| e.to_string());
-    w(
+    let cases = cases(a, &rolls);
+    let judged = judge(a, &cases)?;
+    writeln!(
         out,
-        format!(
-            "{} positions with a choice from {origin}, judged by gnubg {}-ply, cubeless money equity",
-            cases.len(),
-            a.judge_plies
-        ),
+        "{} positions with a choice from {origin}, judged by gnubg {}-ply, cubeless money equity",
+        cases.len(),
+        a.judge_plies
     )?;
     // gnubg 0-ply's choice: its best move at 0-ply.
     let zero: Vec<f64> = judged
         .iter()
         .map(|v| error_of(v, argmax(v.iter().map(|x| x.0))))
         .collect();
-    w(out, summary("gnubg 0-ply", &zero))?;
+    writeln!(out, "{}", summary("gnubg 0-ply", &zero))?;
     for (k, plies) in a.plies.iter().enumerate() {
         let e: Vec<f64> = judged
             .iter()
             .zip(&cases)
             .map(|(v, c)| error_of(v, c.ours[k]))
             .collect();
-        w(out, summary(&format!("grasshopper {plies}-ply"), &e))?;
+        writeln!(out, "{}", summary(&format!("grasshopper {plies}-ply"), &e))?;
     }
     Ok(())
 }
 
 /// Positions with a roll that leaves a choice: every 5th position of
 /// seeded self-play games, each with a fresh roll.
-fn self_play_rolls(a: &ErrorsArgs) -> Vec<(Board, Dice)> {
+fn self_play_rolls(a: &ErrorsSettings) -> Vec<(Board, Dice)> {
     let eval = backgammon_engine::player::shipped();
     let mut rng = SplitMix::new(a.seed ^ 0x5eed);
     let mut moves = Box::<MoveList>::default();
@@ -132,10 +144,15 @@ fn self_play_rolls(a: &ErrorsArgs) -> Vec<(Board, Dice)> {
 /// Up to `n` positions where a player of the recorded games moved with a
 /// choice (board seen by the mover, and the dice), spread evenly over the
 /// records.
-fn record_rolls(path: &Path, n: usize) -> Result<Vec<(Board, Dice)>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let parsed =
-        parse_records::<Backgammon>(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+fn record_rolls(path: &Path, n: usize) -> Result<Vec<(Board, Dice)>, ErrorsError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ErrorsError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let parsed = parse_records::<Backgammon>(&text).map_err(|fault| ErrorsError::Records {
+        path: path.to_path_buf(),
+        fault,
+    })?;
     let mut all = Vec::new();
     for record in &parsed.games {
         let mut table = Table::new(record.opening);
@@ -152,7 +169,7 @@ fn record_rolls(path: &Path, n: usize) -> Result<Vec<(Board, Dice)>, String> {
         }
     }
     if all.is_empty() {
-        return Err(format!("{}: no position with a choice", path.display()));
+        return Err(ErrorsError::NoChoice(path.to_path_buf()));
     }
     let step = all.len() as f64 / n.min(all.len()) as f64;
     Ok((0..n.min(all.len()))
@@ -161,7 +178,7 @@ fn record_rolls(path: &Path, n: usize) -> Result<Vec<(Board, Dice)>, String> {
 }
 
 /// Each position's legal moves and our choices among them.
-fn cases(a: &ErrorsArgs, rolls: &[(Board, Dice)]) -> Vec<Case> {
+fn cases(a: &ErrorsSettings, rolls: &[(Board, Dice)]) -> Vec<Case> {
     let mut searcher = Searcher::new(backgammon_engine::player::shipped());
     let mut moves = Box::<MoveList>::default();
     rolls
@@ -190,15 +207,7 @@ fn after(b: &Board) -> Result<Board, f32> {
 }
 
 /// Per case, per move: the mover's equity at gnubg 0-ply and at the judge.
-fn judge(a: &ErrorsArgs, cases: &[Case]) -> Result<Vec<Vec<(f64, f64)>>, String> {
-    let dir = std::env::temp_dir().join(format!("gh-errors-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let result = judge_in(a, cases, &dir);
-    let _ = std::fs::remove_dir_all(&dir);
-    result
-}
-
-fn judge_in(a: &ErrorsArgs, cases: &[Case], dir: &Path) -> Result<Vec<Vec<(f64, f64)>>, String> {
+fn judge(a: &ErrorsSettings, cases: &[Case]) -> Result<Vec<Vec<(f64, f64)>>, ErrorsError> {
     let ids: String = cases
         .iter()
         .map(|c| {
@@ -206,45 +215,40 @@ fn judge_in(a: &ErrorsArgs, cases: &[Case], dir: &Path) -> Result<Vec<Vec<(f64, 
             live.join(" ") + "\n"
         })
         .collect();
-    std::fs::write(dir.join("ids.txt"), ids).map_err(|e| e.to_string())?;
-    std::fs::write(dir.join("judge.py"), GNUBG_JUDGE).map_err(|e| e.to_string())?;
-    let status = std::process::Command::new(&a.gnubg)
-        .args(["-t", "-q", "-p"])
-        .arg(dir.join("judge.py"))
-        .env("BG_IDS", dir.join("ids.txt"))
-        .env("BG_OUT", dir.join("out.txt"))
-        .env("BG_PLIES", a.judge_plies.to_string())
-        .stdout(std::process::Stdio::null())
-        .status()
-        .map_err(|e| format!("{}: {e}", a.gnubg.display()))?;
-    let text = std::fs::read_to_string(dir.join("out.txt"))
-        .map_err(|e| format!("gnubg ({status}) wrote no judgements: {e}"))?;
+    let job = Job {
+        inputs: vec![("BG_IDS", ids)],
+        outputs: vec!["BG_OUT"],
+        vars: vec![("BG_PLIES", a.judge_plies.to_string())],
+    };
+    let mut ran = gnubg::run(&a.gnubg, gnubg::JUDGE, &job)?;
+    let status = ran.status;
+    let text = ran
+        .outputs
+        .remove(0)
+        .map_err(|source| ErrorsError::NoJudgements { status, source })?;
     let lines: Vec<&str> = text.lines().collect();
     if lines.len() != cases.len() {
-        return Err(format!(
-            "gnubg judged {} of {} positions",
-            lines.len(),
-            cases.len()
-        ));
+        return Err(ErrorsError::Count {
+            judged: lines.len(),
+            wanted: cases.len(),
+        });
     }
     cases.iter().zip(lines).map(|(c, l)| merge(c, l)).collect()
 }
 
 /// A case's values: gnubg's for the live positions, in move order, and
 /// the exact value of winning moves at both depths.
-fn merge(c: &Case, line: &str) -> Result<Vec<(f64, f64)>, String> {
+fn merge(c: &Case, line: &str) -> Result<Vec<(f64, f64)>, ErrorsError> {
     let mut judged = line.split(',').filter(|s| !s.is_empty()).map(|pair| {
         let v: Vec<f64> = pair.split(' ').filter_map(|x| x.parse().ok()).collect();
         (v.len() == 2)
             .then(|| (v[0], v[1]))
-            .ok_or_else(|| format!("bad gnubg value \"{pair}\""))
+            .ok_or_else(|| ErrorsError::Value(pair.to_string()))
     });
     c.afters
         .iter()
         .map(|m| match m {
-            Ok(_) => judged
-                .next()
-                .unwrap_or_else(|| Err("gnubg gave too few values".into())),
+            Ok(_) => judged.next().unwrap_or(Err(ErrorsError::TooFew)),
             Err(v) => Ok((*v as f64, *v as f64)),
         })
         .collect()
@@ -304,7 +308,9 @@ mod tests {
 
     #[test]
     fn record_positions_are_the_movers_boards_with_a_choice() {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/backgammon-money.pgn");
+        // The workspace's fixture, the records of a money session.
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let path = root.join("fixtures/backgammon-money.pgn");
         let all = record_rolls(&path, 1000).unwrap();
         // Black opens with 5-6 from the start position (1... 56:24/13).
         assert_eq!(all[0], (Board::START, Dice::new(5, 6).unwrap()));

@@ -1,16 +1,22 @@
-//! `retro-quality`: how often the engine's move gives away value, measured
-//! with the retrograde tables on positions from engine games.
+//! Retro-quality (`grasshopper retro-quality`): how often the engine's move
+//! gives away value, measured with the retrograde tables on positions from
+//! engine games.
 //!
 //! The engine's choices do not need the tables, only their scoring does, so
 //! the two halves can run apart: `--record FILE` keeps the positions and the
 //! engine's move in each at every setting (a text file, one line a move),
 //! `--replay FILE` scores such a file against the tables later, on another
 //! machine or once the solve is complete.
+//!
+//! The games' random first plies are drawn from SplitMix64 (rand_xoshiro's,
+//! through rand's `RngCore` like the lab's other generators), the stream
+//! the measurement has always used, so a seed keeps its positions.
 
-use backgammon_engine::rng::SplitMix;
 use grasshopper_engine::{Limits, SearchControl, SearchOptions, Searcher};
 use grasshopper_rules::{Move, Position};
-use grasshopper_solver::retro::{is_stored, RetroTables};
+use grasshopper_solver::retro::{is_stored, RetroError, RetroTables};
+use rand::{RngCore, SeedableRng};
+use rand_xoshiro::SplitMix64;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::io::{BufRead, Write};
@@ -20,48 +26,51 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 
-/// `retro-quality`.
-#[derive(clap::Args, Debug)]
-pub struct QualityArgs {
+/// What a retro-quality run measures.
+#[derive(Clone, Debug)]
+pub struct QualitySettings {
     /// Directory of the phase tables (from `solve --retro`); only complete
     /// phases are used. Without it, positions are those the complete tables
-    /// of the game would hold and nothing is scored (see --record).
-    #[arg(long, value_name = "DIR", required_unless_present = "record")]
-    retro: Option<PathBuf>,
-    /// Write the positions and the engine's moves to FILE (one line per
-    /// position and setting: position, setting, move, nodes, tab-separated).
-    #[arg(long, value_name = "FILE", conflicts_with = "replay")]
-    record: Option<PathBuf>,
-    /// Score the moves of a --record file instead of searching (its
-    /// settings replace --movetimes and --nodes); needs --retro.
-    #[arg(long, value_name = "FILE", requires = "retro")]
-    replay: Option<PathBuf>,
+    /// of the game would hold and nothing is scored.
+    pub retro: Option<PathBuf>,
+    /// Write the positions and the engine's moves to this file.
+    pub record: Option<PathBuf>,
+    /// Score the moves of a record file instead of searching.
+    pub replay: Option<PathBuf>,
     /// Checkers per player of the games.
-    #[arg(long, default_value_t = 6, value_parser = super::parse_checkers)]
-    checkers: u8,
+    pub checkers: u8,
     /// Distinct positions to measure (covered by the tables, at least two
     /// legal moves).
-    #[arg(long, default_value_t = 10_000)]
-    positions: usize,
-    /// Move times to measure, in milliseconds, comma-separated.
-    #[arg(long, default_value = "10,100", value_delimiter = ',')]
-    movetimes: Vec<u64>,
-    /// Node limits to measure as well, comma-separated (a fixed amount of
-    /// work, whatever else runs on the machine).
-    #[arg(long, value_delimiter = ',')]
-    nodes: Vec<u64>,
+    pub positions: usize,
+    /// Move times to measure, in milliseconds.
+    pub movetimes: Vec<u64>,
+    /// Node limits to measure as well.
+    pub nodes: Vec<u64>,
     /// Nodes per move of the engine in the games that supply the positions.
-    #[arg(long, default_value_t = 3000)]
-    game_nodes: u64,
+    pub game_nodes: u64,
     /// Random first plies of each game: 2 to this many.
-    #[arg(long, default_value_t = 9)]
-    random_plies: u64,
+    pub random_plies: u64,
     /// Stop collecting after this many games, with fewer positions if so.
-    #[arg(long)]
-    max_games: Option<u64>,
+    pub max_games: Option<u64>,
     /// Positions measured at once (one search thread each).
-    #[arg(long, default_value_t = 1)]
-    workers: usize,
+    pub workers: usize,
+}
+
+/// Why a retro-quality run stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum QualityError {
+    /// The phase tables cannot be opened.
+    #[error(transparent)]
+    Retro(#[from] RetroError),
+    /// A record file that cannot be read or written.
+    #[error(transparent)]
+    Record(#[from] RecordError),
+    /// No start position with this many checkers per player.
+    #[error("{0} checkers: expected an even number from 2 to 14")]
+    Checkers(u8),
+    /// Writing the report failed.
+    #[error("output error: {0}")]
+    Output(#[from] std::io::Error),
 }
 
 /// One engine setting: a move time or a node budget.
@@ -245,11 +254,11 @@ fn kept(tables: &RetroTables, pos: &Position, m: Move) -> i8 {
 /// Positions from engine games (random first plies) that `wanted` accepts.
 fn positions(
     wanted: &dyn Fn(&Position) -> bool,
-    a: &QualityArgs,
+    a: &QualitySettings,
     seed: u64,
     log: &mut dyn Write,
 ) -> Vec<Position> {
-    let mut rng = SplitMix::new(seed);
+    let mut rng = SplitMix64::seed_from_u64(seed);
     let mut s = Searcher::new(SearchOptions::default());
     let limits = Setting::Nodes(a.game_nodes).limits();
     let mut seen = HashSet::new();
@@ -309,9 +318,17 @@ fn choose(ps: &[Position], setting: Setting, workers: usize) -> Vec<Choice> {
 }
 
 /// Plays (or replays) the measurement and prints, per setting: positions,
-/// wins and draws among them, moves that gave value away, mean nodes.
-pub fn run(a: QualityArgs, seed: u64, out: &mut impl Write) -> Result<(), super::CliError> {
-    let log = &mut std::io::stderr();
+/// wins and draws among them, moves that gave value away, mean nodes;
+/// progress goes to `log`.
+pub fn run(
+    a: &QualitySettings,
+    seed: u64,
+    out: &mut impl Write,
+    log: &mut dyn Write,
+) -> Result<(), QualityError> {
+    if Position::start(a.checkers).is_none() {
+        return Err(QualityError::Checkers(a.checkers));
+    }
     let tables = match &a.retro {
         Some(dir) => Some(RetroTables::open(dir, None)?),
         None => None,
@@ -324,7 +341,7 @@ pub fn run(a: QualityArgs, seed: u64, out: &mut impl Write) -> Result<(), super:
             let f = std::fs::File::open(path).map_err(|e| RecordError::Io(path.clone(), e))?;
             Record::read(path, std::io::BufReader::new(f))?
         }
-        None => measure(&a, tables.as_ref(), seed, log),
+        None => measure(a, tables.as_ref(), seed, log),
     };
     if let Some(path) = &a.record {
         let io = |e| RecordError::Io(path.clone(), e);
@@ -347,7 +364,7 @@ pub fn run(a: QualityArgs, seed: u64, out: &mut impl Write) -> Result<(), super:
 
 /// Collects the positions and the engine's choices at every setting.
 fn measure(
-    a: &QualityArgs,
+    a: &QualitySettings,
     tables: Option<&RetroTables>,
     seed: u64,
     log: &mut dyn Write,
@@ -422,6 +439,15 @@ fn score(tables: &RetroTables, rec: &Record, out: &mut impl Write) -> std::io::R
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_random_plies_come_from_splitmix64() {
+        // SplitMix64's first outputs from seed 0 (Vigna's splitmix64.c):
+        // another generator would draw other games from the same seed.
+        let mut rng = SplitMix64::seed_from_u64(0);
+        assert_eq!(rng.next_u64(), 0xE220_A839_7B1D_CDAF);
+        assert_eq!(rng.next_u64(), 0x6E78_9E6A_A1B9_65F4);
+    }
 
     #[test]
     fn settings_round_trip_and_refuse_bad_text() {

@@ -1,0 +1,75 @@
+//! `retro-quality`: its arguments, read into the Grasshopper lab's settings
+//! and measured there (`grasshopper_lab::quality`).
+
+use super::CliError;
+pub use grasshopper_lab::quality::RecordError;
+use grasshopper_lab::quality::{self, QualityError, QualitySettings};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// `retro-quality`.
+#[derive(clap::Args, Debug)]
+pub struct QualityArgs {
+    /// Directory of the phase tables (from `solve --retro`); only complete
+    /// phases are used. Without it, positions are those the complete tables
+    /// of the game would hold and nothing is scored (see --record).
+    #[arg(long, value_name = "DIR", required_unless_present = "record")]
+    retro: Option<PathBuf>,
+    /// Write the positions and the engine's moves to FILE (one line per
+    /// position and setting: position, setting, move, nodes, tab-separated).
+    #[arg(long, value_name = "FILE", conflicts_with = "replay")]
+    record: Option<PathBuf>,
+    /// Score the moves of a --record file instead of searching (its
+    /// settings replace --movetimes and --nodes); needs --retro.
+    #[arg(long, value_name = "FILE", requires = "retro")]
+    replay: Option<PathBuf>,
+    /// Checkers per player of the games.
+    #[arg(long, default_value_t = 6, value_parser = super::parse_checkers)]
+    checkers: u8,
+    /// Distinct positions to measure (covered by the tables, at least two
+    /// legal moves).
+    #[arg(long, default_value_t = 10_000)]
+    positions: usize,
+    /// Move times to measure, in milliseconds, comma-separated.
+    #[arg(long, default_value = "10,100", value_delimiter = ',')]
+    movetimes: Vec<u64>,
+    /// Node limits to measure as well, comma-separated (a fixed amount of
+    /// work, whatever else runs on the machine).
+    #[arg(long, value_delimiter = ',')]
+    nodes: Vec<u64>,
+    /// Nodes per move of the engine in the games that supply the positions.
+    #[arg(long, default_value_t = 3000)]
+    game_nodes: u64,
+    /// Random first plies of each game: 2 to this many.
+    #[arg(long, default_value_t = 9)]
+    random_plies: u64,
+    /// Stop collecting after this many games, with fewer positions if so.
+    #[arg(long)]
+    max_games: Option<u64>,
+    /// Positions measured at once (one search thread each).
+    #[arg(long, default_value_t = 1)]
+    workers: usize,
+}
+
+/// Runs `retro-quality`, progress on stderr.
+pub fn run(a: QualityArgs, seed: u64, out: &mut impl Write) -> Result<(), CliError> {
+    let settings = QualitySettings {
+        retro: a.retro,
+        record: a.record,
+        replay: a.replay,
+        checkers: a.checkers,
+        positions: a.positions,
+        movetimes: a.movetimes,
+        nodes: a.nodes,
+        game_nodes: a.game_nodes,
+        random_plies: a.random_plies,
+        max_games: a.max_games,
+        workers: a.workers,
+    };
+    quality::run(&settings, seed, out, &mut std::io::stderr()).map_err(|e| match e {
+        QualityError::Retro(e) => CliError::Retro(e),
+        QualityError::Record(e) => CliError::Record(e),
+        QualityError::Output(e) => CliError::Io(e),
+        e @ QualityError::Checkers(_) => CliError::Usage(e.to_string()),
+    })
+}
