@@ -50,9 +50,9 @@ pub fn run(
         BackgammonCommand::Refine(a) => return Ok(super::bgnet::refine(a, out)),
         BackgammonCommand::Errors(a) => return Ok(super::bgerrors::run(a, out)),
         BackgammonCommand::Moves { position, dice } => {
-            backgammon_rules::moves_report(&position, &dice)
+            backgammon_lab::report::moves_report(&position, &dice)
         }
-        BackgammonCommand::Show { position } => backgammon_rules::show_report(&position),
+        BackgammonCommand::Show { position } => backgammon_lab::report::show_report(&position),
     };
     match report {
         Ok(lines) => {

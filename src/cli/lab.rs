@@ -1,11 +1,10 @@
 //! `tune` and `selfplay`: the lab tools' command lines.
 
 use super::{parse_checkers, CliError};
-use grasshopper_engine::eval::{parse_weights, N_FEATURES, WEIGHTS};
-use grasshopper_engine::{Limits, Player, SearchOptions};
-use grasshopper_lab::selfplay::Side;
+use grasshopper_engine::eval::N_FEATURES;
+use grasshopper_engine::Player;
+use grasshopper_lab::selfplay::{read_weights, Side, WeightsFileError};
 use std::path::PathBuf;
-use std::time::Duration;
 
 /// `tune`: fit the evaluation weights to self-play results (Texel tuning);
 /// writes the fitted weights as a Rust array to --out.
@@ -84,58 +83,34 @@ pub fn tune(args: TuneArgs, seed: u64) -> Result<(), CliError> {
 
 /// Runs `selfplay`.
 pub fn selfplay(args: SelfplayArgs, seed: u64) -> Result<(), CliError> {
-    let a = Side {
-        options: options(args.a, args.a_threads, seed, read_weights(args.a_weights)?),
-        limits: limits(args.a_ms, args.a_nodes),
-    };
-    let b = Side {
-        options: options(
-            args.b,
-            args.b_threads,
-            seed ^ 0x5555,
-            read_weights(args.b_weights)?,
-        ),
-        limits: limits(args.b_ms, args.b_nodes),
-    };
+    let a = Side::new(
+        args.a,
+        args.a_threads,
+        seed,
+        weights(args.a_weights)?,
+        args.a_ms,
+        args.a_nodes,
+    );
+    let b = Side::new(
+        args.b,
+        args.b_threads,
+        seed ^ 0x5555,
+        weights(args.b_weights)?,
+        args.b_ms,
+        args.b_nodes,
+    );
     let mut out = std::io::stdout().lock();
     grasshopper_lab::selfplay::run(&mut out, &a, &b, args.pairs, seed, args.checkers)?;
     Ok(())
 }
 
-/// A side's options; time per move is the whole budget (no overhead to keep
-/// in-process).
-fn options(player: Player, threads: usize, seed: u64, weights: [i32; N_FEATURES]) -> SearchOptions {
-    SearchOptions {
-        player,
-        threads,
-        seed: Some(seed),
-        move_overhead: Duration::ZERO,
-        weights,
-        ..Default::default()
-    }
-}
-
-/// A side's limits: nodes when given, else time.
-fn limits(ms: u64, nodes: Option<u64>) -> Limits {
-    match nodes {
-        Some(n) => Limits {
-            nodes: Some(n),
-            ..Default::default()
+/// A side's weights (`read_weights`), its errors as the command line's.
+fn weights(path: Option<PathBuf>) -> Result<[i32; N_FEATURES], CliError> {
+    read_weights(path.as_deref()).map_err(|e| match e {
+        WeightsFileError::Read { source, .. } => CliError::Io(source),
+        WeightsFileError::Parse { path, error } => CliError::Weights {
+            path: path.display().to_string(),
+            error,
         },
-        None => Limits {
-            movetime: Some(Duration::from_millis(ms)),
-            ..Default::default()
-        },
-    }
-}
-
-fn read_weights(path: Option<PathBuf>) -> Result<[i32; N_FEATURES], CliError> {
-    let Some(p) = path else {
-        return Ok(WEIGHTS);
-    };
-    let text = std::fs::read_to_string(&p)?;
-    parse_weights(&text).map_err(|error| CliError::Weights {
-        path: p.display().to_string(),
-        error,
     })
 }

@@ -1,23 +1,18 @@
-//! Backgammon players on the rules crate: the neural evaluation trained
-//! here (contact and race nets, a one-sided bear-off database), its
-//! training, and the baselines it is measured against (pubeval, a uniformly
-//! random mover), behind one [`Player`] interface for the protocol and the
-//! match runner.
+//! Backgammon players on the rules crate: the neural evaluation (contact
+//! and race nets, a one-sided bear-off database), its search and cube
+//! decisions, and the baselines it is measured against (pubeval, a
+//! uniformly random mover), behind one [`Player`] interface for the
+//! protocol and the match runner. Training the nets and measuring them is
+//! the backgammon-lab crate's work.
 
 pub mod bearoff;
-pub mod bench;
 pub mod cube;
-pub mod duel;
 pub mod eval;
 pub mod features;
 pub mod net;
 pub mod player;
 pub mod pubeval;
-pub mod refine;
-pub mod rng;
 pub mod search;
-pub mod selfplay;
-pub mod train;
 
 pub use eval::{equity, flip, Evaluator, Probs};
 pub use player::{Kind, ParseKindError, Player};

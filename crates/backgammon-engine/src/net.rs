@@ -83,7 +83,7 @@ impl Net {
     /// over the square root of the fan-in).
     pub fn random(inputs: usize, hidden: usize, seed: u64) -> Net {
         assert!(hidden > 0 && hidden.is_multiple_of(LANES) && hidden <= MAX_HIDDEN);
-        let mut rng = crate::rng::SplitMix::new(seed);
+        let mut rng = backgammon_rules::SplitMix::new(seed);
         let mut uniform = |n: usize, fan_in: usize| -> Vec<f32> {
             let s = 1.0 / (fan_in as f32).sqrt();
             (0..n).map(|_| (2.0 * rng.unit() - 1.0) * s).collect()

@@ -41,7 +41,6 @@
 
 mod base64;
 mod board;
-mod cli;
 mod dice;
 mod draw;
 mod game;
@@ -50,6 +49,7 @@ mod movegen;
 mod moves;
 mod notation;
 mod play;
+mod position_text;
 mod rng;
 mod xgid;
 
@@ -58,7 +58,6 @@ pub use board::{
     Board, BoardError, KeyError, ParsePointError, ParsePositionIdError, Point, PositionIdFault,
     PositionKey, Side, CHECKERS,
 };
-pub use cli::{moves_report, parse_position, show_report, CliError};
 pub use dice::{Dice, ParseDiceError};
 pub use draw::draw_board;
 pub use game::{win_kind, Decision, Ending, Game, GameError, GameResult, NoDouble, Rules};
@@ -69,5 +68,6 @@ pub use matchid::{
 pub use moves::{Move, MoveList, Step};
 pub use notation::{ParseMoveError, TypedMove, TypedPath};
 pub use play::{IllegalMove, MoveError, Reason};
+pub use position_text::{parse_position, PositionTextError};
 pub use rng::SplitMix;
 pub use xgid::{XgDice, Xgid, XgidError};

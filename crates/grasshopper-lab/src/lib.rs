@@ -1,6 +1,9 @@
 //! Lab tools for the Grasshopper engine, run from the command line: Texel
-//! tuning of the evaluation weights from self-play ([`tune`]) and in-process
-//! self-play matches between engine settings or baselines ([`selfplay`]).
+//! tuning of the evaluation weights from self-play ([`tune`]), in-process
+//! self-play matches between engine settings or baselines ([`selfplay`]),
+//! and how often the engine's move gives value away, judged by the
+//! retrograde tables ([`quality`]).
 
+pub mod quality;
 pub mod selfplay;
 pub mod tune;

@@ -1,57 +1,24 @@
 //! What `grasshopper backgammon moves` and `grasshopper backgammon show`
 //! print, as functions returning lines: the binary prints them, and maps a
-//! [`CliError`] (which names the offending option) to exit code 2.
+//! [`ReportError`] (which names the offending option) to exit code 2.
 
-use crate::board::{Board, Side};
-use crate::dice::Dice;
-use crate::draw::draw_board;
-use crate::game::{Decision, Game, Rules};
-use crate::matchid::{CubeOwner, GnubgId, MatchState, Player};
-use crate::moves::Move;
-use crate::xgid::Xgid;
-use std::fmt;
+use backgammon_rules::{
+    draw_board, parse_position, CubeOwner, Decision, Dice, Game, Move, ParseDiceError,
+    PositionTextError, Rules, Side, Xgid,
+};
 
-/// Bad command-line input: the option, the text given and what is wrong.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CliError {
-    /// The option, e.g. `--position`.
-    pub field: &'static str,
-    /// What is wrong, quoting the text.
-    pub reason: String,
-}
-
-impl fmt::Display for CliError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.field, self.reason)
-    }
-}
-
-impl std::error::Error for CliError {}
-
-fn position_error(reason: impl fmt::Display) -> CliError {
-    CliError {
-        field: "--position",
-        reason: reason.to_string(),
-    }
-}
-
-/// Reads `--position`: an XGID (`XGID=...`), a `PositionID:MatchID` pair,
-/// or a bare Position ID (then money play, Jacoby on, player 1 on roll).
-pub fn parse_position(text: &str) -> Result<(Board, MatchState), CliError> {
-    let text = text.trim();
-    if text.starts_with("XGID=") {
-        let x: Xgid = text.parse().map_err(position_error)?;
-        return x.to_state().map_err(position_error);
-    }
-    if text.contains(':') {
-        let id: GnubgId = text.parse().map_err(position_error)?;
-        return Ok((id.board, id.state));
-    }
-    let board: Board = text.parse().map_err(position_error)?;
-    let mut state = MatchState::money(true);
-    state.on_roll = Player::One;
-    state.turn = Player::One;
-    Ok((board, state))
+/// Bad input to a report, named by its option.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReportError {
+    /// `--position` is no position (see [`parse_position`]).
+    #[error("--position: {0}")]
+    Position(PositionTextError),
+    /// `--dice` are no dice.
+    #[error("--dice: {0}")]
+    Dice(ParseDiceError),
+    /// No `--dice`, and the position has none rolled.
+    #[error("--dice: no dice given and none rolled in the position")]
+    NoDice,
 }
 
 /// The order moves are listed in: the highest steps first, as a player
@@ -70,18 +37,12 @@ fn listing_key(m: &Move) -> Vec<(u8, u8)> {
 /// in GNU Backgammon's notation, one a line, then `moves <count>`; `pass`
 /// when nothing can be played. An empty `dice` takes the dice rolled in the
 /// position's match state.
-pub fn moves_report(position: &str, dice: &str) -> Result<Vec<String>, CliError> {
-    let (board, state) = parse_position(position)?;
+pub fn moves_report(position: &str, dice: &str) -> Result<Vec<String>, ReportError> {
+    let (board, state) = parse_position(position).map_err(ReportError::Position)?;
     let dice = if dice.trim().is_empty() {
-        state.dice.ok_or_else(|| CliError {
-            field: "--dice",
-            reason: "no dice given and none rolled in the position".to_string(),
-        })?
+        state.dice.ok_or(ReportError::NoDice)?
     } else {
-        dice.trim().parse::<Dice>().map_err(|e| CliError {
-            field: "--dice",
-            reason: e.to_string(),
-        })?
+        dice.trim().parse::<Dice>().map_err(ReportError::Dice)?
     };
     let list = board.legal_moves(dice);
     let mut moves: Vec<Move> = list.moves().to_vec();
@@ -93,8 +54,8 @@ pub fn moves_report(position: &str, dice: &str) -> Result<Vec<String>, CliError>
 
 /// The output of `backgammon show --position P`: the board as GNU
 /// Backgammon draws it, then the IDs and what they say.
-pub fn show_report(position: &str) -> Result<Vec<String>, CliError> {
-    let (board, state) = parse_position(position)?;
+pub fn show_report(position: &str) -> Result<Vec<String>, ReportError> {
+    let (board, state) = parse_position(position).map_err(ReportError::Position)?;
     let mut out = draw_board(&board, &state, ["player 0", "player 1"]);
     out.push(String::new());
     out.push(format!("Position ID: {}", board.position_id()));
@@ -181,13 +142,14 @@ mod tests {
     #[test]
     fn bad_input_names_the_field() {
         let e = moves_report("4HPwATDgc/ABM", "65").unwrap_err();
-        assert_eq!(e.field, "--position");
+        assert!(matches!(e, ReportError::Position(_)));
+        assert!(e.to_string().starts_with("--position: "), "{e}");
         assert!(e.to_string().contains("\"4HPwATDgc/ABM\""), "{e}");
         let e = moves_report("4HPwATDgc/ABMA", "75").unwrap_err();
-        assert_eq!(e.field, "--dice");
+        assert!(matches!(e, ReportError::Dice(_)));
         assert!(e.to_string().starts_with("--dice: bad dice \"75\""), "{e}");
         let e = moves_report("4HPwATDgc/ABMA", "").unwrap_err();
-        assert_eq!(e.field, "--dice");
+        assert_eq!(e, ReportError::NoDice);
     }
 
     #[test]

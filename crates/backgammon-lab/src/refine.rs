@@ -9,14 +9,35 @@
 //! Every stage writes its result to the run directory (positions, labels in
 //! chunks, nets after each epoch), so a killed run resumes where it was.
 
-use crate::eval::{classify, Class, Evaluator, Probs};
-use crate::features::{contact_inputs, race_inputs, CONTACT_INPUTS, RACE_INPUTS};
-use crate::rng::SplitMix;
-use crate::search::Searcher;
 use crate::train::{cpu_seconds, versus_pubeval, write_atomic, CURVE_SEED};
-use backgammon_rules::{Board, PositionKey};
-use std::io::Write;
+use backgammon_engine::eval::{classify, equity, Class, Evaluator, Probs};
+use backgammon_engine::features::{contact_inputs, race_inputs, CONTACT_INPUTS, RACE_INPUTS};
+use backgammon_engine::search::Searcher;
+use backgammon_rules::{Board, KeyError, PositionKey, SplitMix};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+
+/// Why a refinement run stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum RefineError {
+    /// A file or directory of the run that cannot be read or written.
+    #[error("{}: {source}", path.display())]
+    Io { path: PathBuf, source: io::Error },
+    /// A positions file holding something else than position keys.
+    #[error("{}: {fault}", path.display())]
+    Positions { path: PathBuf, fault: KeyError },
+    /// A round marked done (or an epoch counted) whose nets do not read.
+    #[error("{}: {why}", dir.display())]
+    LostNets { dir: PathBuf, why: &'static str },
+}
+
+/// A closure that names `path` in an I/O error.
+fn io_at(path: &Path) -> impl FnOnce(io::Error) -> RefineError + '_ {
+    move |source| RefineError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
 
 /// The settings of a refinement run.
 #[derive(Clone, Debug)]
@@ -81,10 +102,10 @@ fn boards_to_bytes(boards: &[Board]) -> Vec<u8> {
     boards.iter().flat_map(|b| b.key().0).collect()
 }
 
-fn boards_from_bytes(bytes: &[u8]) -> Result<Vec<Board>, String> {
+fn boards_from_bytes(bytes: &[u8]) -> Result<Vec<Board>, KeyError> {
     bytes
         .chunks_exact(10)
-        .map(|c| Board::from_key(&PositionKey(c.try_into().unwrap())).map_err(|e| e.to_string()))
+        .map(|c| Board::from_key(&PositionKey(c.try_into().unwrap())))
         .collect()
 }
 
@@ -133,15 +154,11 @@ pub fn equity_rmse(eval: &Evaluator, data: &[(Board, Probs)]) -> f64 {
     let s: f64 = data
         .iter()
         .map(|(b, t)| {
-            let d = crate::eval::equity(&eval.evaluate(b)) - crate::eval::equity(t);
+            let d = equity(&eval.evaluate(b)) - equity(t);
             (d as f64).powi(2)
         })
         .sum();
     (s / n).sqrt()
-}
-
-fn io(e: impl std::fmt::Display) -> String {
-    e.to_string()
 }
 
 fn read_nets(dir: &Path) -> Option<Evaluator> {
@@ -150,19 +167,22 @@ fn read_nets(dir: &Path) -> Option<Evaluator> {
     Evaluator::from_bytes(&c, &r).ok()
 }
 
-fn save_nets(dir: &Path, e: &Evaluator) -> Result<(), String> {
-    std::fs::create_dir_all(dir).map_err(io)?;
-    write_atomic(&dir.join("contact.net"), &e.contact.to_bytes()).map_err(io)?;
-    write_atomic(&dir.join("race.net"), &e.race.to_bytes()).map_err(io)
+fn save_nets(dir: &Path, e: &Evaluator) -> Result<(), RefineError> {
+    std::fs::create_dir_all(dir).map_err(io_at(dir))?;
+    for (file, net) in [("contact.net", &e.contact), ("race.net", &e.race)] {
+        let path = dir.join(file);
+        write_atomic(&path, &net.to_bytes()).map_err(io_at(&path))?;
+    }
+    Ok(())
 }
 
 /// Runs (or resumes) a refinement; returns the last round's nets.
-pub fn run(cfg: &RefineConfig, log: &mut impl Write) -> Result<Evaluator, String> {
+pub fn run(cfg: &RefineConfig, log: &mut impl Write) -> Result<Evaluator, RefineError> {
     let dir = &cfg.dir;
-    std::fs::create_dir_all(dir).map_err(io)?;
+    std::fs::create_dir_all(dir).map_err(io_at(dir))?;
     let curve = dir.join("curve.csv");
     if !curve.exists() {
-        std::fs::write(&curve, "round,epoch,ppg,ci95,cpu_seconds,rmse\n").map_err(io)?;
+        std::fs::write(&curve, "round,epoch,ppg,ci95,cpu_seconds,rmse\n").map_err(io_at(&curve))?;
     }
     let spent_file = dir.join("cpu-seconds.txt");
     let spent_before: f64 = std::fs::read_to_string(&spent_file)
@@ -176,14 +196,17 @@ pub fn run(cfg: &RefineConfig, log: &mut impl Write) -> Result<Evaluator, String
         let rdir = dir.join(format!("round{round}"));
         let done = rdir.join("done");
         if done.exists() {
-            eval = read_nets(&rdir).ok_or("a finished round lost its nets")?;
+            eval = read_nets(&rdir).ok_or_else(|| lost(&rdir, "a finished round lost its nets"))?;
             continue;
         }
-        std::fs::create_dir_all(&rdir).map_err(io)?;
+        std::fs::create_dir_all(&rdir).map_err(io_at(&rdir))?;
         // 1. Positions.
         let pos_file = rdir.join("positions.bin");
         let boards = match std::fs::read(&pos_file) {
-            Ok(b) => boards_from_bytes(&b)?,
+            Ok(b) => boards_from_bytes(&b).map_err(|fault| RefineError::Positions {
+                path: pos_file.clone(),
+                fault,
+            })?,
             Err(_) => {
                 let b = self_play_positions(
                     &eval,
@@ -191,7 +214,7 @@ pub fn run(cfg: &RefineConfig, log: &mut impl Write) -> Result<Evaluator, String
                     cfg.explore,
                     cfg.seed ^ (round as u64) << 32,
                 );
-                write_atomic(&pos_file, &boards_to_bytes(&b)).map_err(io)?;
+                write_atomic(&pos_file, &boards_to_bytes(&b)).map_err(io_at(&pos_file))?;
                 b
             }
         };
@@ -205,14 +228,15 @@ pub fn run(cfg: &RefineConfig, log: &mut impl Write) -> Result<Evaluator, String
         while labels.len() < boards.len() {
             let end = (labels.len() + CHUNK).min(boards.len());
             let new = label(&eval, &boards[labels.len()..end], cfg.depth, cfg.threads);
-            let mut f = std::fs::OpenOptions::new()
+            std::fs::OpenOptions::new()
                 .create(true)
                 .append(true)
                 .open(&lab_file)
-                .map_err(io)?;
-            f.write_all(&probs_to_bytes(&new)).map_err(io)?;
+                .and_then(|mut f| f.write_all(&probs_to_bytes(&new)))
+                .map_err(io_at(&lab_file))?;
             labels.extend(new);
-            write_atomic(&spent_file, format!("{}", spent()).as_bytes()).map_err(io)?;
+            write_atomic(&spent_file, format!("{}", spent()).as_bytes())
+                .map_err(io_at(&spent_file))?;
             writeln!(
                 log,
                 "round {round}: labelled {}/{} ({:.0} cpu-s)",
@@ -230,7 +254,8 @@ pub fn run(cfg: &RefineConfig, log: &mut impl Write) -> Result<Evaluator, String
             .and_then(|s| s.trim().parse().ok())
             .unwrap_or(0);
         if epoch > 0 {
-            eval = read_nets(&rdir).ok_or("lost the nets of the last epoch")?;
+            eval =
+                read_nets(&rdir).ok_or_else(|| lost(&rdir, "lost the nets of the last epoch"))?;
         }
         while epoch < cfg.epochs {
             let f = if cfg.epochs > 1 {
@@ -243,8 +268,9 @@ pub fn run(cfg: &RefineConfig, log: &mut impl Write) -> Result<Evaluator, String
             fit_epoch(&mut eval, &data, alpha, &mut rng);
             epoch += 1;
             save_nets(&rdir, &eval)?;
-            write_atomic(&epoch_file, epoch.to_string().as_bytes()).map_err(io)?;
-            write_atomic(&spent_file, format!("{}", spent()).as_bytes()).map_err(io)?;
+            write_atomic(&epoch_file, epoch.to_string().as_bytes()).map_err(io_at(&epoch_file))?;
+            write_atomic(&spent_file, format!("{}", spent()).as_bytes())
+                .map_err(io_at(&spent_file))?;
             let rmse = equity_rmse(&eval, &data[..data.len().min(20_000)]);
             let (ppg, ci) = if cfg.eval_pairs > 0 {
                 versus_pubeval(&eval, cfg.eval_pairs, CURVE_SEED, 1)
@@ -259,17 +285,24 @@ pub fn run(cfg: &RefineConfig, log: &mut impl Write) -> Result<Evaluator, String
                 .append(true)
                 .open(&curve)
                 .and_then(|mut f| f.write_all(line.as_bytes()))
-                .map_err(io)?;
+                .map_err(io_at(&curve))?;
             writeln!(
                 log,
                 "round {round} epoch {epoch}: alpha {alpha:.4}, equity rmse {rmse:.4}, vs pubeval {ppg:+.3} ± {ci:.3}"
             )
             .ok();
         }
-        std::fs::write(&done, "").map_err(io)?;
+        std::fs::write(&done, "").map_err(io_at(&done))?;
     }
     save_nets(dir, &eval)?;
     Ok(eval)
+}
+
+fn lost(dir: &Path, why: &'static str) -> RefineError {
+    RefineError::LostNets {
+        dir: dir.to_path_buf(),
+        why,
+    }
 }
 
 #[cfg(test)]

@@ -3,8 +3,9 @@
 //! sequence, with the players in swapped seats, which cancels much of the
 //! luck. Gammons count 2 and backgammons 3 (no cube, so no Jacoby rule).
 
-use crate::rng::SplitMix;
-use backgammon_rules::{win_kind, Board, Dice, MoveList, Side};
+use backgammon_engine::pubeval::{is_race, Pubeval};
+use backgammon_engine::Evaluator;
+use backgammon_rules::{win_kind, Board, Dice, MoveList, Side, SplitMix};
 
 /// Something that picks a move: the index of its choice in `moves`, the
 /// legal moves of `board` (seen from the mover) with `dice`.
@@ -126,11 +127,11 @@ where
 }
 
 /// Tesauro's pubeval as a chooser.
-pub struct PubevalChooser(pub crate::pubeval::Pubeval);
+pub struct PubevalChooser(pub Pubeval);
 
 impl Chooser for PubevalChooser {
     fn choose(&mut self, board: &Board, _dice: Dice, moves: &MoveList) -> usize {
-        let race = crate::pubeval::is_race(board);
+        let race = is_race(board);
         let mut best = (f32::NEG_INFINITY, 0);
         for (i, after) in moves.boards().iter().enumerate() {
             let s = self.0.score(after, race);
@@ -152,7 +153,7 @@ impl Chooser for RandomChooser {
 }
 
 /// The evaluator's 1-ply choice.
-impl Chooser for crate::eval::Evaluator {
+impl Chooser for Evaluator {
     fn choose(&mut self, _board: &Board, _dice: Dice, moves: &MoveList) -> usize {
         self.best_move(moves).0
     }
@@ -161,7 +162,6 @@ impl Chooser for crate::eval::Evaluator {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pubeval::Pubeval;
 
     #[test]
     fn pubeval_beats_random_and_mirrored_pairs_repeat() {

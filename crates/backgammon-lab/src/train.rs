@@ -11,12 +11,11 @@
 //! dice) and a line is added to `curve.csv`: the learning curve.
 
 use crate::duel::{duel, PubevalChooser};
-use crate::eval::{classify, flip, Class, Evaluator, Probs};
-use crate::features::{contact_inputs, race_inputs, CONTACT_INPUTS, RACE_INPUTS};
-use crate::net::Net;
-use crate::pubeval::Pubeval;
-use crate::rng::SplitMix;
-use backgammon_rules::{Board, Dice, MoveList, Side};
+use backgammon_engine::eval::{classify, flip, Class, Evaluator, Probs};
+use backgammon_engine::features::{contact_inputs, race_inputs, CONTACT_INPUTS, RACE_INPUTS};
+use backgammon_engine::net::{Net, NetError, LANES, MAX_HIDDEN};
+use backgammon_engine::pubeval::Pubeval;
+use backgammon_rules::{Board, Dice, MoveList, Side, SplitMix};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -57,6 +56,48 @@ pub struct State {
     pub eval: Evaluator,
 }
 
+/// Why a training run stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum TrainError {
+    /// A file or directory of the run that cannot be read or written.
+    #[error("{}: {source}", path.display())]
+    Io { path: PathBuf, source: io::Error },
+    /// A checkpoint that is not one (wrong magic, cut short).
+    #[error("{}: bad checkpoint", path.display())]
+    Checkpoint { path: PathBuf },
+    /// A checkpoint whose nets do not read.
+    #[error("{}: {source}", path.display())]
+    CheckpointNets { path: PathBuf, source: NetError },
+    /// A fresh run asked for nets the evaluation cannot hold.
+    #[error("the {net} net: {source}")]
+    Hidden { net: &'static str, source: NetError },
+}
+
+/// Why checkpoint bytes do not read.
+#[derive(Debug)]
+enum BadCheckpoint {
+    Format,
+    Nets(NetError),
+}
+
+impl BadCheckpoint {
+    fn at(self, path: &Path) -> TrainError {
+        let path = path.to_path_buf();
+        match self {
+            BadCheckpoint::Format => TrainError::Checkpoint { path },
+            BadCheckpoint::Nets(source) => TrainError::CheckpointNets { path, source },
+        }
+    }
+}
+
+/// A closure that names `path` in an I/O error.
+fn io_at(path: &Path) -> impl FnOnce(io::Error) -> TrainError + '_ {
+    move |source| TrainError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
 const MAGIC: &[u8; 8] = b"GHBGTRN1";
 
 impl State {
@@ -73,12 +114,12 @@ impl State {
         out
     }
 
-    fn from_bytes(b: &[u8]) -> Result<State, String> {
-        let bad = || "bad checkpoint".to_string();
+    fn from_bytes(b: &[u8]) -> Result<State, BadCheckpoint> {
+        let bad = || BadCheckpoint::Format;
         if b.len() < 32 || &b[..8] != MAGIC {
             return Err(bad());
         }
-        let word = |at: usize| -> Result<u64, String> {
+        let word = |at: usize| -> Result<u64, BadCheckpoint> {
             Ok(u64::from_le_bytes(
                 b.get(at..at + 8).ok_or_else(bad)?.try_into().unwrap(),
             ))
@@ -93,7 +134,7 @@ impl State {
             nets.push(b.get(at + 8..at + 8 + n).ok_or_else(bad)?);
             at += 8 + n;
         }
-        let eval = Evaluator::from_bytes(nets[0], nets[1]).map_err(|e| e.to_string())?;
+        let eval = Evaluator::from_bytes(nets[0], nets[1]).map_err(BadCheckpoint::Nets)?;
         Ok(State {
             games,
             rng,
@@ -103,11 +144,12 @@ impl State {
     }
 
     /// Loads the checkpoint of a run directory, if there is one.
-    pub fn load(dir: &Path) -> Result<Option<State>, String> {
-        match std::fs::read(dir.join("checkpoint.bin")) {
-            Ok(b) => State::from_bytes(&b).map(Some),
+    pub fn load(dir: &Path) -> Result<Option<State>, TrainError> {
+        let path = dir.join("checkpoint.bin");
+        match std::fs::read(&path) {
+            Ok(b) => State::from_bytes(&b).map(Some).map_err(|e| e.at(&path)),
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(e.to_string()),
+            Err(e) => Err(io_at(&path)(e)),
         }
     }
 
@@ -223,21 +265,19 @@ pub fn versus_pubeval(eval: &Evaluator, pairs: u64, seed: u64, threads: usize) -
 }
 
 /// Runs (or resumes) a training run, reporting progress on `log`.
-pub fn run(cfg: &TrainConfig, log: &mut impl Write) -> Result<State, String> {
+pub fn run(cfg: &TrainConfig, log: &mut impl Write) -> Result<State, TrainError> {
     let dir = &cfg.dir;
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    std::fs::create_dir_all(dir).map_err(io_at(dir))?;
     let mut state = match State::load(dir)? {
         Some(s) => {
             writeln!(log, "resuming {} at game {}", dir.display(), s.games).ok();
             s
         }
         None => {
-            let eval = cfg.start.clone().unwrap_or_else(|| {
-                Evaluator::new(
-                    Net::random(CONTACT_INPUTS, cfg.hidden.0, cfg.seed ^ 1),
-                    Net::random(RACE_INPUTS, cfg.hidden.1, cfg.seed ^ 2),
-                )
-            });
+            let eval = match &cfg.start {
+                Some(start) => start.clone(),
+                None => fresh_nets(cfg.hidden, cfg.seed)?,
+            };
             State {
                 games: 0,
                 rng: SplitMix::new(cfg.seed),
@@ -248,7 +288,7 @@ pub fn run(cfg: &TrainConfig, log: &mut impl Write) -> Result<State, String> {
     };
     let curve = dir.join("curve.csv");
     if !curve.exists() {
-        std::fs::write(&curve, "games,ppg,ci95,cpu_seconds\n").map_err(|e| e.to_string())?;
+        std::fs::write(&curve, "games,ppg,ci95,cpu_seconds\n").map_err(io_at(&curve))?;
     }
     let mut moves = Box::<MoveList>::default();
     let mut steps = Vec::with_capacity(200);
@@ -272,7 +312,7 @@ pub fn run(cfg: &TrainConfig, log: &mut impl Write) -> Result<State, String> {
         let g = state.games;
         if g % cfg.checkpoint_every == 0 || g == last {
             state.cpu_seconds = cpu_seconds() - cpu0;
-            state.save(dir).map_err(|e| e.to_string())?;
+            state.save(dir).map_err(io_at(dir))?;
             writeln!(
                 log,
                 "games {g} alpha {alpha:.4} cpu {:.0}s ({:.0} games/cpu-s overall)",
@@ -288,13 +328,29 @@ pub fn run(cfg: &TrainConfig, log: &mut impl Write) -> Result<State, String> {
     Ok(state)
 }
 
+/// Random nets of `hidden` (contact, race) units from `seed`; hidden
+/// layers the evaluation cannot hold are refused (they would panic in
+/// [`Net::random`]).
+fn fresh_nets(hidden: (usize, usize), seed: u64) -> Result<Evaluator, TrainError> {
+    for (net, h) in [("contact", hidden.0), ("race", hidden.1)] {
+        if h == 0 || !h.is_multiple_of(LANES) || h > MAX_HIDDEN {
+            let source = NetError::Hidden(h);
+            return Err(TrainError::Hidden { net, source });
+        }
+    }
+    Ok(Evaluator::new(
+        Net::random(CONTACT_INPUTS, hidden.0, seed ^ 1),
+        Net::random(RACE_INPUTS, hidden.1, seed ^ 2),
+    ))
+}
+
 /// Measures the evaluator against pubeval and appends the curve's line.
 fn point_of_curve(
     cfg: &TrainConfig,
     state: &State,
     curve: &Path,
     log: &mut impl Write,
-) -> Result<(), String> {
+) -> Result<(), TrainError> {
     // A point is recorded once: a resumed run does not measure it again.
     let text = std::fs::read_to_string(curve).unwrap_or_default();
     if text
@@ -308,11 +364,11 @@ fn point_of_curve(
         "{},{ppg:.4},{ci:.4},{:.0}\n",
         state.games, state.cpu_seconds
     );
-    let mut f = std::fs::OpenOptions::new()
+    std::fs::OpenOptions::new()
         .append(true)
         .open(curve)
-        .map_err(|e| e.to_string())?;
-    f.write_all(line.as_bytes()).map_err(|e| e.to_string())?;
+        .and_then(|mut f| f.write_all(line.as_bytes()))
+        .map_err(io_at(curve))?;
     writeln!(
         log,
         "games {} vs pubeval {ppg:+.3} ± {ci:.3} ppg ({} games)",
@@ -365,5 +421,32 @@ mod tests {
         assert_eq!((back.games, back.rng, back.cpu_seconds), (3, ra, 1.5));
         assert_eq!(back.eval.contact, s.eval.contact);
         assert_eq!(back.eval.race, s.eval.race);
+    }
+
+    #[test]
+    fn a_fresh_run_refuses_hidden_layers_the_evaluation_cannot_hold() {
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = |hidden| TrainConfig {
+            dir: dir.path().join("run"),
+            seed: 1,
+            games: 1,
+            stop_at: None,
+            alpha: (0.1, 0.1),
+            lambda: 0.7,
+            hidden,
+            checkpoint_every: 1,
+            eval_every: 0,
+            eval_pairs: 0,
+            start: None,
+        };
+        let e = run(&cfg((12, 8)), &mut Vec::new()).err().expect("refused");
+        assert_eq!(
+            e.to_string(),
+            "the contact net: 12 hidden units: expected a positive multiple of 8 up to 512"
+        );
+        let e = run(&cfg((16, 0)), &mut Vec::new()).err().expect("refused");
+        assert!(matches!(e, TrainError::Hidden { net: "race", .. }), "{e}");
+        let state = run(&cfg((16, 8)), &mut Vec::new()).unwrap();
+        assert_eq!(state.games, 1);
     }
 }

@@ -1,10 +1,9 @@
 //! Seeded self-play of an evaluator at 1-ply: the positions it meets, for
 //! the speed figures, the error-rate sample and the refinement labels.
 
-use crate::eval::{equity, Evaluator};
-use crate::rng::SplitMix;
 use crate::train::opening_dice;
-use backgammon_rules::{Board, MoveList, Side};
+use backgammon_engine::eval::{equity, Evaluator};
+use backgammon_rules::{Board, MoveList, Side, SplitMix};
 
 /// Positions (with the player on roll, before the roll) from `games`
 /// seeded self-play games of `eval` at 1-ply, best moves only.

@@ -1,0 +1,23 @@
+//! Backgammon's lab, beside the player of backgammon-engine: training the
+//! nets ([`train`]: TD(λ); [`refine`]: fitted value iteration), in-process
+//! matches ([`duel`], between the players named in [`players`]), the speed
+//! figures ([`bench`]), the seeded self-play they sample positions from
+//! ([`selfplay`]), GNU Backgammon as a judge and a yardstick ([`gnubg`],
+//! [`errors`]), and what `backgammon moves` and `backgammon show` print
+//! ([`report`]). The command line is a thin layer over these functions.
+//!
+//! Every random draw comes from the rules crate's seeded [`SplitMix`]
+//! (`backgammon_rules::SplitMix`), so a seed repeats a run exactly and a
+//! checkpoint saves the generator in one word.
+//!
+//! [`SplitMix`]: backgammon_rules::SplitMix
+
+pub mod bench;
+pub mod duel;
+pub mod errors;
+pub mod gnubg;
+pub mod players;
+pub mod refine;
+pub mod report;
+pub mod selfplay;
+pub mod train;

@@ -1,0 +1,515 @@
+//! Retro-quality (`grasshopper retro-quality`): how often the engine's move
+//! gives away value, measured with the retrograde tables on positions from
+//! engine games.
+//!
+//! The engine's choices do not need the tables, only their scoring does, so
+//! the two halves can run apart: `--record FILE` keeps the positions and the
+//! engine's move in each at every setting (a text file, one line a move),
+//! `--replay FILE` scores such a file against the tables later, on another
+//! machine or once the solve is complete.
+//!
+//! The games' random first plies are drawn from SplitMix64 (rand_xoshiro's,
+//! through rand's `RngCore` like the lab's other generators), the stream
+//! the measurement has always used, so a seed keeps its positions.
+
+use grasshopper_engine::{Limits, SearchControl, SearchOptions, Searcher};
+use grasshopper_rules::{Move, Position};
+use grasshopper_solver::retro::{is_stored, RetroError, RetroTables};
+use rand::{RngCore, SeedableRng};
+use rand_xoshiro::SplitMix64;
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// What a retro-quality run measures.
+#[derive(Clone, Debug)]
+pub struct QualitySettings {
+    /// Directory of the phase tables (from `solve --retro`); only complete
+    /// phases are used. Without it, positions are those the complete tables
+    /// of the game would hold and nothing is scored.
+    pub retro: Option<PathBuf>,
+    /// Write the positions and the engine's moves to this file.
+    pub record: Option<PathBuf>,
+    /// Score the moves of a record file instead of searching.
+    pub replay: Option<PathBuf>,
+    /// Checkers per player of the games.
+    pub checkers: u8,
+    /// Distinct positions to measure (covered by the tables, at least two
+    /// legal moves).
+    pub positions: usize,
+    /// Move times to measure, in milliseconds.
+    pub movetimes: Vec<u64>,
+    /// Node limits to measure as well.
+    pub nodes: Vec<u64>,
+    /// Nodes per move of the engine in the games that supply the positions.
+    pub game_nodes: u64,
+    /// Random first plies of each game: 2 to this many.
+    pub random_plies: u64,
+    /// Stop collecting after this many games, with fewer positions if so.
+    pub max_games: Option<u64>,
+    /// Positions measured at once (one search thread each).
+    pub workers: usize,
+}
+
+/// Why a retro-quality run stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum QualityError {
+    /// The phase tables cannot be opened.
+    #[error(transparent)]
+    Retro(#[from] RetroError),
+    /// A record file that cannot be read or written.
+    #[error(transparent)]
+    Record(#[from] RecordError),
+    /// No start position with this many checkers per player.
+    #[error("{0} checkers: expected an even number from 2 to 14")]
+    Checkers(u8),
+    /// Writing the report failed.
+    #[error("output error: {0}")]
+    Output(#[from] std::io::Error),
+}
+
+/// One engine setting: a move time or a node budget.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Setting {
+    Movetime(u64),
+    Nodes(u64),
+}
+
+impl Setting {
+    fn limits(self) -> Limits {
+        match self {
+            Setting::Movetime(ms) => Limits {
+                movetime: Some(Duration::from_millis(ms)),
+                ..Default::default()
+            },
+            Setting::Nodes(n) => Limits {
+                nodes: Some(n),
+                ..Default::default()
+            },
+        }
+    }
+
+    /// The name in the report.
+    fn label(self) -> String {
+        match self {
+            Setting::Movetime(ms) => format!("movetime {ms} ms"),
+            Setting::Nodes(n) => format!("nodes {n}"),
+        }
+    }
+}
+
+/// `movetime:10`, `nodes:14400`: the form in a record file.
+impl fmt::Display for Setting {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Setting::Movetime(ms) => write!(f, "movetime:{ms}"),
+            Setting::Nodes(n) => write!(f, "nodes:{n}"),
+        }
+    }
+}
+
+impl FromStr for Setting {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bad = || format!("bad setting {s:?}: expected movetime:MS or nodes:N");
+        let (kind, n) = s.split_once(':').ok_or_else(bad)?;
+        let n: u64 = n.parse().map_err(|_| bad())?;
+        match kind {
+            "movetime" => Ok(Setting::Movetime(n)),
+            "nodes" => Ok(Setting::Nodes(n)),
+            _ => Err(bad()),
+        }
+    }
+}
+
+/// The engine's choice in one position at one setting.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Choice {
+    mv: Move,
+    nodes: u64,
+}
+
+/// Positions and, per setting, the engine's choice in each of them.
+#[derive(Debug, Default, PartialEq)]
+struct Record {
+    positions: Vec<Position>,
+    settings: Vec<(Setting, Vec<Choice>)>,
+}
+
+/// A record file that cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    #[error("{0}: {1}")]
+    Io(PathBuf, std::io::Error),
+    #[error("{path}:{line}: {why} in {text:?}")]
+    Line {
+        path: PathBuf,
+        line: usize,
+        text: String,
+        why: String,
+    },
+    #[error("{0}: setting {1} has no move for some positions")]
+    Incomplete(PathBuf, Setting),
+}
+
+const RECORD_HEADER: &str = "# grasshopper retro-quality record: position\tsetting\tmove\tnodes";
+
+impl Record {
+    fn write(&self, w: &mut impl Write) -> std::io::Result<()> {
+        writeln!(w, "{RECORD_HEADER}")?;
+        for (setting, choices) in &self.settings {
+            for (p, c) in self.positions.iter().zip(choices) {
+                writeln!(w, "{p}\t{setting}\t{}\t{}", c.mv, c.nodes)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn read(path: &Path, r: impl BufRead) -> Result<Record, RecordError> {
+        let mut rec = Record::default();
+        let mut index: HashMap<Position, usize> = HashMap::new();
+        // Per setting, the choice in each position seen so far.
+        let mut choices: Vec<(Setting, Vec<Option<Choice>>)> = Vec::new();
+        for (n, line) in r.lines().enumerate() {
+            let text = line.map_err(|e| RecordError::Io(path.to_path_buf(), e))?;
+            if text.starts_with('#') || text.trim().is_empty() {
+                continue;
+            }
+            let bad = |why: String| RecordError::Line {
+                path: path.to_path_buf(),
+                line: n + 1,
+                text: text.clone(),
+                why,
+            };
+            let (p, s, c) = parse_line(&text).map_err(bad)?;
+            let i = *index.entry(p).or_insert_with(|| {
+                rec.positions.push(p);
+                rec.positions.len() - 1
+            });
+            let at = match choices.iter().position(|(x, _)| *x == s) {
+                Some(at) => at,
+                None => {
+                    choices.push((s, Vec::new()));
+                    choices.len() - 1
+                }
+            };
+            let v = &mut choices[at].1;
+            v.resize(v.len().max(i + 1), None);
+            v[i] = Some(c);
+        }
+        for (s, mut v) in choices {
+            v.resize(rec.positions.len(), None);
+            let v: Option<Vec<Choice>> = v.into_iter().collect();
+            let v = v.ok_or_else(|| RecordError::Incomplete(path.to_path_buf(), s))?;
+            rec.settings.push((s, v));
+        }
+        Ok(rec)
+    }
+}
+
+/// `position<TAB>setting<TAB>move<TAB>nodes`, the move legal in the position.
+fn parse_line(text: &str) -> Result<(Position, Setting, Choice), String> {
+    let f: Vec<&str> = text.split('\t').collect();
+    let [p, s, m, nodes] = f[..] else {
+        return Err(format!("{} fields, expected 4", f.len()));
+    };
+    let p: Position = p.parse().map_err(|e| format!("position: {e}"))?;
+    let s: Setting = s.parse()?;
+    let mv: Move = m.parse().map_err(|e| format!("move: {e}"))?;
+    p.play(mv).map_err(|e| format!("move {m}: {e}"))?;
+    let nodes = nodes
+        .parse()
+        .map_err(|_| format!("nodes {nodes:?}: expected a count"))?;
+    Ok((p, s, Choice { mv, nodes }))
+}
+
+fn best_move(s: &mut Searcher, pos: &Position, limits: &Limits) -> Choice {
+    let control = SearchControl::new(false);
+    let mut nodes = 0;
+    let r = s.search(pos, limits, &control, &mut |r| nodes = r.nodes);
+    Choice {
+        mv: r.best.expect("the game goes on"),
+        nodes,
+    }
+}
+
+/// The value the move keeps for the mover: +1, 0, -1.
+fn kept(tables: &RetroTables, pos: &Position, m: Move) -> i8 {
+    let child = pos.play(m).expect("legal");
+    if child.is_won() {
+        1
+    } else {
+        -tables
+            .probe(&child)
+            .expect("children of a solved phase are solved")
+    }
+}
+
+/// Positions from engine games (random first plies) that `wanted` accepts.
+fn positions(
+    wanted: &dyn Fn(&Position) -> bool,
+    a: &QualitySettings,
+    seed: u64,
+    log: &mut dyn Write,
+) -> Vec<Position> {
+    let mut rng = SplitMix64::seed_from_u64(seed);
+    let mut s = Searcher::new(SearchOptions::default());
+    let limits = Setting::Nodes(a.game_nodes).limits();
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    let mut games = 0u64;
+    while out.len() < a.positions && a.max_games.is_none_or(|g| games < g) {
+        games += 1;
+        s.clear();
+        let mut p = Position::start(a.checkers).expect("checked");
+        // The draws are `next % n`, as they were before the shared generator.
+        let random = 2 + rng.next_u64() % (a.random_plies.max(2) - 1);
+        let mut ply = 0;
+        while !p.is_game_over() {
+            let moves = p.legal_moves();
+            if wanted(&p) && moves.len() >= 2 && seen.insert(p.canonical_key()) {
+                out.push(p);
+            }
+            let m = if ply < random {
+                moves[(rng.next_u64() % moves.len() as u64) as usize]
+            } else {
+                best_move(&mut s, &p, &limits).mv
+            };
+            p.play_unchecked(m);
+            ply += 1;
+        }
+        if games.is_multiple_of(200) {
+            let _ = writeln!(log, "quality: {games} games, {} positions", out.len());
+        }
+    }
+    out.truncate(a.positions);
+    let _ = writeln!(log, "quality: {games} games gave {} positions", out.len());
+    out
+}
+
+/// The engine's choice in every position at `setting` (no tables, one
+/// thread and a fresh hash per position, `workers` positions at once).
+fn choose(ps: &[Position], setting: Setting, workers: usize) -> Vec<Choice> {
+    let limits = setting.limits();
+    let next = AtomicUsize::new(0);
+    let results = Mutex::new(vec![None; ps.len()]);
+    std::thread::scope(|scope| {
+        for _ in 0..workers.max(1) {
+            scope.spawn(|| {
+                let mut s = Searcher::new(SearchOptions::default());
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(p) = ps.get(i) else { break };
+                    s.clear();
+                    let c = best_move(&mut s, p, &limits);
+                    results.lock().expect("no panic")[i] = Some(c);
+                }
+            });
+        }
+    });
+    let r = results.into_inner().expect("no panic");
+    r.into_iter().map(|c| c.expect("every position")).collect()
+}
+
+/// Plays (or replays) the measurement and prints, per setting: positions,
+/// wins and draws among them, moves that gave value away, mean nodes;
+/// progress goes to `log`.
+pub fn run(
+    a: &QualitySettings,
+    seed: u64,
+    out: &mut impl Write,
+    log: &mut dyn Write,
+) -> Result<(), QualityError> {
+    if Position::start(a.checkers).is_none() {
+        return Err(QualityError::Checkers(a.checkers));
+    }
+    let tables = match &a.retro {
+        Some(dir) => Some(RetroTables::open(dir, None)?),
+        None => None,
+    };
+    if let Some(t) = &tables {
+        writeln!(out, "tables {} units, {} bytes", t.units(), t.bytes())?;
+    }
+    let record = match &a.replay {
+        Some(path) => {
+            let f = std::fs::File::open(path).map_err(|e| RecordError::Io(path.clone(), e))?;
+            Record::read(path, std::io::BufReader::new(f))?
+        }
+        None => measure(a, tables.as_ref(), seed, log),
+    };
+    if let Some(path) = &a.record {
+        let io = |e| RecordError::Io(path.clone(), e);
+        let mut w = std::io::BufWriter::new(std::fs::File::create(path).map_err(io)?);
+        record.write(&mut w).and_then(|()| w.flush()).map_err(io)?;
+        writeln!(
+            out,
+            "recorded {} positions at {} settings in {}",
+            record.positions.len(),
+            record.settings.len(),
+            path.display()
+        )?;
+    }
+    match &tables {
+        Some(t) => score(t, &record, out)?,
+        None => writeln!(out, "no tables (--retro): nothing scored")?,
+    }
+    Ok(())
+}
+
+/// Collects the positions and the engine's choices at every setting.
+fn measure(
+    a: &QualitySettings,
+    tables: Option<&RetroTables>,
+    seed: u64,
+    log: &mut dyn Write,
+) -> Record {
+    let wanted = |p: &Position| match tables {
+        Some(t) => t.covers(p),
+        None => is_stored(p),
+    };
+    let positions = positions(&wanted, a, seed, log);
+    let settings = a.movetimes.iter().map(|&ms| Setting::Movetime(ms));
+    let settings = settings.chain(a.nodes.iter().map(|&n| Setting::Nodes(n)));
+    let settings = settings
+        .map(|s| {
+            let _ = writeln!(log, "quality: searching at {}", s.label());
+            (s, choose(&positions, s, a.workers))
+        })
+        .collect();
+    Record {
+        positions,
+        settings,
+    }
+}
+
+/// Scores a record on the positions the tables cover.
+fn score(tables: &RetroTables, rec: &Record, out: &mut impl Write) -> std::io::Result<()> {
+    let covered: Vec<usize> = (0..rec.positions.len())
+        .filter(|&i| tables.covers(&rec.positions[i]))
+        .collect();
+    let values: Vec<i8> = covered
+        .iter()
+        .map(|&i| tables.probe(&rec.positions[i]).expect("covered"))
+        .collect();
+    let count = |v: i8| values.iter().filter(|&&x| x == v).count();
+    writeln!(
+        out,
+        "positions {} of {} covered (wins {}, draws {}, losses {})",
+        covered.len(),
+        rec.positions.len(),
+        count(1),
+        count(0),
+        count(-1)
+    )?;
+    let pct = |a: usize, b: usize| 100.0 * a as f64 / b.max(1) as f64;
+    for (setting, choices) in &rec.settings {
+        let kept: Vec<i8> = covered
+            .iter()
+            .map(|&i| kept(tables, &rec.positions[i], choices[i].mv))
+            .collect();
+        let lost = |v: i8| {
+            (0..covered.len())
+                .filter(|&j| values[j] == v && kept[j] < v)
+                .count()
+        };
+        let (lw, ld) = (lost(1), lost(0));
+        let nodes = covered.iter().map(|&i| choices[i].nodes).sum::<u64>();
+        let nodes = nodes / covered.len().max(1) as u64;
+        let (w, d) = (count(1), count(0));
+        writeln!(
+            out,
+            "{}: lost value {} of {} ({:.2}%): win->not win {lw} of {w} ({:.2}%), draw->loss {ld} of {d} ({:.2}%); mean nodes {nodes}",
+            setting.label(),
+            lw + ld,
+            w + d,
+            pct(lw + ld, w + d),
+            pct(lw, w),
+            pct(ld, d),
+        )?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_random_plies_come_from_splitmix64() {
+        // SplitMix64's first outputs from seed 0 (Vigna's splitmix64.c):
+        // another generator would draw other games from the same seed.
+        let mut rng = SplitMix64::seed_from_u64(0);
+        assert_eq!(rng.next_u64(), 0xE220_A839_7B1D_CDAF);
+        assert_eq!(rng.next_u64(), 0x6E78_9E6A_A1B9_65F4);
+    }
+
+    #[test]
+    fn settings_round_trip_and_refuse_bad_text() {
+        for s in [Setting::Movetime(10), Setting::Nodes(14_400)] {
+            assert_eq!(s.to_string().parse::<Setting>(), Ok(s));
+        }
+        for bad in ["movetime", "movetime:x", "depth:3", ""] {
+            let e = bad.parse::<Setting>().unwrap_err();
+            assert!(e.contains(&format!("{bad:?}")), "{e}");
+        }
+    }
+
+    fn sample() -> Record {
+        let p = Position::start(6).expect("start");
+        let moves = p.legal_moves();
+        let q = p.play(moves[0]).expect("legal");
+        let choice = |pos: &Position, k: usize, nodes| Choice {
+            mv: pos.legal_moves()[k],
+            nodes,
+        };
+        Record {
+            positions: vec![p, q],
+            settings: vec![
+                (
+                    Setting::Movetime(10),
+                    vec![choice(&p, 1, 5), choice(&q, 0, 7)],
+                ),
+                (
+                    Setting::Nodes(100),
+                    vec![choice(&p, 0, 100), choice(&q, 2, 99)],
+                ),
+            ],
+        }
+    }
+
+    #[test]
+    fn a_record_reads_back_as_written() {
+        let rec = sample();
+        let mut text = Vec::new();
+        rec.write(&mut text).expect("write");
+        let back = Record::read(Path::new("r.txt"), &text[..]).expect("read");
+        assert_eq!(back, rec);
+    }
+
+    #[test]
+    fn a_bad_record_line_is_named_with_its_line_number() {
+        let rec = sample();
+        let mut text = Vec::new();
+        rec.write(&mut text).expect("write");
+        let text = String::from_utf8(text).expect("utf-8");
+        let p = rec.positions[0];
+        // A move that is not legal in the position (an empty point's step).
+        let bad = text.replacen(
+            &format!("{p}\tmovetime:10\t"),
+            &format!("{p}\tmovetime:10\tx"),
+            1,
+        );
+        let e = Record::read(Path::new("r.txt"), bad.as_bytes()).unwrap_err();
+        assert!(e.to_string().starts_with("r.txt:2: move"), "{e}");
+        // A setting missing for one position.
+        let short: String = text.lines().take(4).map(|l| format!("{l}\n")).collect();
+        let e = Record::read(Path::new("r.txt"), short.as_bytes()).unwrap_err();
+        assert!(matches!(e, RecordError::Incomplete(..)), "{e}");
+    }
+}
