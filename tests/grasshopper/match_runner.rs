@@ -260,7 +260,9 @@ fn without_times(text: &str) -> String {
     let pieces: Vec<&str> = text.split("ms}").collect();
     let last = pieces.len() - 1;
     let cut = |(i, piece): (usize, &&str)| match i < last {
-        true => piece.trim_end_matches(|c: char| c.is_ascii_digit()).to_string(),
+        true => piece
+            .trim_end_matches(|c: char| c.is_ascii_digit())
+            .to_string(),
         false => piece.to_string(),
     };
     let kept: Vec<String> = pieces.iter().enumerate().map(cut).collect();

@@ -169,21 +169,10 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     std::fs::rename(&tmp, path)
 }
 
-/// CPU seconds this process has used (user and system), from /proc.
+/// CPU seconds this process has used (user and system), from the system's
+/// process clock (`cpu-time`; 0 where the system has none).
 pub fn cpu_seconds() -> f64 {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    // Fields after the command name (which may hold spaces): utime and stime
-    // are the 12th and 13th after the closing parenthesis.
-    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
-    let f: Vec<f64> = rest
-        .split_whitespace()
-        .map(|w| w.parse().unwrap_or(0.0))
-        .collect();
-    if f.len() > 13 {
-        (f[11] + f[12]) / 100.0
-    } else {
-        0.0
-    }
+    cpu_time::ProcessTime::try_now().map_or(0.0, |t| t.as_duration().as_secs_f64())
 }
 
 /// One position of a game: which net judged it, its inputs, and the

@@ -89,15 +89,13 @@ pub fn write_tablegen(out: &mut impl Write, bound: u8, path: &Path) -> Result<()
     Ok(())
 }
 
-/// CPU time (user + system) of this process so far, in seconds, where the
-/// system reports it (Linux, 100 ticks a second).
+/// CPU time (user + system) of this process so far, in seconds, from the
+/// system's process clock (`cpu-time`: clock_gettime's process CPU clock, no
+/// tick rate assumed).
 pub fn cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    // Fields after the command name (which may hold spaces) in parentheses.
-    let rest = &stat[stat.rfind(')')? + 2..];
-    let f: Vec<&str> = rest.split_whitespace().collect();
-    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
-    Some(ticks / 100.0)
+    cpu_time::ProcessTime::try_now()
+        .ok()
+        .map(|t| t.as_duration().as_secs_f64())
 }
 
 /// Solves the game of `pos.checkers()` by retrograde analysis in `dir`
