@@ -10,7 +10,7 @@ use backgammon_engine::rng::SplitMix;
 use backgammon_engine::search::Searcher;
 use backgammon_engine::selfplay::positions;
 use backgammon_rules::{Board, Dice, MoveList, Side};
-use match_runner::backgammon::{Backgammon, Table};
+use match_backgammon::{Backgammon, Table};
 use match_runner::parse_records;
 use std::io::Write;
 use std::path::{Path, PathBuf};
