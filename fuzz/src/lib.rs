@@ -9,8 +9,8 @@ use backgammon_rules::{
     parse_position, Board, Dice, GnubgId, MatchState, Move as BgMove, TypedMove, Xgid,
 };
 use grasshopper_rules::{Move, Position};
-use match_runner::backgammon::{mat, Backgammon};
-use match_runner::grasshopper::Grasshopper;
+use match_backgammon::{mat, Backgammon};
+use match_grasshopper::Grasshopper;
 use match_runner::{parse_records, Game};
 use std::fmt::Debug;
 use std::str::FromStr;

@@ -3,8 +3,8 @@
 //! [`Grasshopper`] game with its openings, or [`Backgammon`] (money games
 //! or N-point matches from seeded dice).
 
-use match_runner::backgammon::{Backgammon, Setup};
-use match_runner::grasshopper::{parse_openings, Grasshopper, Openings};
+use match_backgammon::{Backgammon, Setup};
+use match_grasshopper::{parse_openings, Grasshopper, Openings};
 use match_runner::{
     EngineSpec, MatchError, MatchSettings, MergeSettings, Proto, Schedule, Shard, Sprt, TimeControl,
 };

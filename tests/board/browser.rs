@@ -6,7 +6,7 @@
 
 use crate::webdriver::Browser;
 use crate::{http, Served};
-use match_runner::grasshopper::Grasshopper;
+use match_grasshopper::Grasshopper;
 use match_runner::{parse_records, Termination};
 use serde_json::json;
 use std::path::PathBuf;

@@ -7,7 +7,7 @@
 //! export them again, write the very same file.
 
 use backgammon_rules::{Board, Move, Point, Step};
-use match_runner::backgammon::{replay, Backgammon, Event};
+use match_backgammon::{replay, Backgammon, Event};
 use match_runner::{parse_records, GameResult, Side, Termination};
 use serde_json::Value;
 use std::collections::BTreeMap;

@@ -5,7 +5,7 @@
 //! modes, so every run of the same match gives the same games.
 
 use crate::support::records;
-use match_runner::grasshopper::Grasshopper;
+use match_grasshopper::Grasshopper;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};

@@ -1,7 +1,7 @@
 //! What the match tests share: scratch files, records read back and
 //! replayed, the fake engine's `cmd=` setting.
 
-use match_runner::grasshopper::Grasshopper;
+use match_grasshopper::Grasshopper;
 use match_runner::parse_records;
 use std::path::{Path, PathBuf};
 

@@ -10,7 +10,7 @@ use crate::selfplay::positions;
 use backgammon_engine::eval::{equity, won};
 use backgammon_engine::search::Searcher;
 use backgammon_rules::{Board, Dice, MoveList, Side, SplitMix};
-use match_runner::backgammon::{Backgammon, Table};
+use match_backgammon::{Backgammon, Table};
 use match_runner::parse_records;
 use match_runner::records::RecordError;
 use std::io::Write;

@@ -5,7 +5,7 @@
 //! (backgammon, once its protocol lands) implements this trait and is named
 //! in [`crate::GAMES`], and the page gets a drawing for its board.
 
-use match_runner::grasshopper::Grasshopper;
+use match_grasshopper::Grasshopper;
 use match_runner::{Game, GameResult, Side};
 use serde_json::{json, Value};
 

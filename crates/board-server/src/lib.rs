@@ -20,7 +20,7 @@ pub mod session;
 use engine::Permits;
 use game::BoardGame;
 use http::{Request, Response};
-use match_runner::grasshopper::Grasshopper;
+use match_grasshopper::Grasshopper;
 use match_runner::EngineSpec;
 use owner::{HostCheck, Owner};
 use serde_json::{json, Value};

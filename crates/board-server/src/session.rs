@@ -693,7 +693,7 @@ fn run_search<G: BoardGame>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use match_runner::grasshopper::Grasshopper;
+    use match_grasshopper::Grasshopper;
 
     fn game(s: Settings) -> Result<Session<Grasshopper>, ApiError> {
         Session::new("t".into(), &s, Arc::new(vec!["engine".to_string()]))

@@ -9,13 +9,11 @@
 //! locked by one runner, rewritten atomically, appended game by game), [`stats`] (Elo, LOS, SPRT),
 //! [`summary`] (the tally, progress line and JSON) and [`runner`]
 //! (scheduling, concurrency, resume, shards, merge). A game plugs in through
-//! the [`Game`] trait; [`grasshopper`] is the first, [`backgammon`] the
-//! second.
+//! the [`Game`] trait, in a crate of its own: `match-grasshopper` is the
+//! first, `match-backgammon` the second; this crate knows neither game.
 
-pub mod backgammon;
 pub mod clock;
 pub mod game;
-pub mod grasshopper;
 pub mod outcome;
 pub mod records;
 pub mod records_file;

@@ -7,11 +7,11 @@
 //! (`52: 13/8 13/11 `, bar as 25, off as 0, a hit marked once with `*`),
 //! ` Doubles => 2`, ` Takes`, ` Drops`, and `Wins n point(s)`.
 
-use super::table::Event;
-use super::{replay, Backgammon};
-use crate::game::GameRecord;
-use crate::outcome::Side;
+use crate::table::Event;
+use crate::{replay, Backgammon};
 use backgammon_rules::{Board, Dice, Move, Point, Side as BoardSide};
+use match_runner::game::GameRecord;
+use match_runner::outcome::Side;
 use std::fmt::Write as _;
 
 /// A player's name as the file can hold it: no blanks, no colons.

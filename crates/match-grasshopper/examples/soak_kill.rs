@@ -19,7 +19,7 @@
 //! `--resume-ms MS` (a fixed resume time instead of the measured one: for a
 //! runner that rewrites the file in place, whose inode never changes).
 
-use match_runner::grasshopper::Grasshopper;
+use match_grasshopper::Grasshopper;
 use match_runner::parse_record_bytes;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;

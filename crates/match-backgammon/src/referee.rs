@@ -2,15 +2,15 @@
 //! match) between two UBGI engines on a [`Table`], asking each decision of
 //! the engine whose decision it is and checking the answer.
 
-use super::table::{Due, Table};
-use super::token::Turn;
-use super::Setup;
-use crate::clock::Clocks;
-use crate::game::GameSettings;
-use crate::outcome::{Played, Side, Termination};
-use crate::spec::TimeControl;
-use crate::turn::{ask, Answer, Refusal, Request};
+use crate::table::{Due, Table};
+use crate::token::Turn;
+use crate::Setup;
 use engine_client::Engine;
+use match_runner::clock::Clocks;
+use match_runner::game::GameSettings;
+use match_runner::outcome::{Played, Side, Termination};
+use match_runner::spec::TimeControl;
+use match_runner::turn::{ask, Answer, Refusal, Request};
 
 /// One runner game in progress.
 pub struct Referee<'a> {

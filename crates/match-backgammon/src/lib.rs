@@ -1,13 +1,14 @@
-//! Backgammon in the match runner. A runner game is one money game or one
-//! whole N-point match, from a seeded dice stream (the "opening": the
-//! rules and the seed, [`Setup`]); the pair's second game uses the same
-//! stream with the seats swapped, so each engine gets the other's dice.
-//! The referee speaks UBGI: `position gnubgid <PositionID>:<MatchID>`,
-//! `dice`, `go cube` (before a roll, when the player on roll may double),
-//! `go take` (to the doubled player), `go chequer`; it checks every answer
-//! with the rules core. Records hold one word per turn ([`Turn`]); each
-//! game can also be written as a `.mat` file GNU Backgammon imports
-//! ([`mat`]).
+//! Backgammon in the match runner (the `match_runner::Game` impl, in a
+//! crate of its own so the runner knows no game). A runner game is one
+//! money game or one whole N-point match, from a seeded dice stream (the
+//! "opening": the rules and the seed, [`Setup`]); the pair's second game
+//! uses the same stream with the seats swapped, so each engine gets the
+//! other's dice. The referee speaks UBGI: `position gnubgid
+//! <PositionID>:<MatchID>`, `dice`, `go cube` (before a roll, when the
+//! player on roll may double), `go take` (to the doubled player), `go
+//! chequer`; it checks every answer with the rules core. Records hold one
+//! word per turn ([`Turn`]); each game can also be written as a `.mat` file
+//! GNU Backgammon imports ([`mat`]).
 
 pub mod mat;
 mod referee;
@@ -17,11 +18,11 @@ mod token;
 pub use table::{player_of, side_of, Due, Event, Table};
 pub use token::{CubeAction, Roll, Turn};
 
-use super::game::GameRecord;
-use super::game::{Game, GameSettings, Replayed, Scoring};
-use super::outcome::{GameResult, Played, Side};
-use super::spec::Proto;
 use engine_client::Engine;
+use match_runner::game::GameRecord;
+use match_runner::game::{Game, GameSettings, Replayed, Scoring};
+use match_runner::outcome::{GameResult, Played, Side};
+use match_runner::spec::Proto;
 use std::fmt;
 use std::str::FromStr;
 
@@ -236,8 +237,8 @@ pub fn replay(opening: &Setup, moves: &[Turn]) -> Result<(Table, Due), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::outcome::Termination;
-    use crate::records::parse_records;
+    use match_runner::outcome::Termination;
+    use match_runner::records::parse_records;
 
     /// A runner game played out on the table: the first legal move each
     /// turn, a double at turn `double_at` (taken).

@@ -6,13 +6,13 @@
 //! engines' answers, the replay with a record's turns, so both see the
 //! same game.
 
-use super::token::{CubeAction, Roll, Turn};
-use super::Setup;
-use crate::outcome::{GameResult, Side};
+use crate::token::{CubeAction, Roll, Turn};
+use crate::Setup;
 use backgammon_rules::{
     win_kind, Board, Decision, Dice, Ending, Game as Rules, GameError, Move, Player,
     Rules as Options,
 };
+use match_runner::outcome::{GameResult, Side};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 

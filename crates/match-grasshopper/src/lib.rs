@@ -1,15 +1,17 @@
-//! Grasshopper in the match runner: openings (a file of position strings,
-//! or seeded random plies from the start position; opening `k` depends only
-//! on the source and `k`, so every shard agrees on it) and the referee that
-//! plays one game over UGI or UCI, checking every move with the rules core.
+//! Grasshopper in the match runner (the `match_runner::Game` impl, in a
+//! crate of its own so the runner knows no game): openings (a file of
+//! position strings, or seeded random plies from the start position;
+//! opening `k` depends only on the source and `k`, so every shard agrees on
+//! it) and the referee that plays one game over UGI or UCI, checking every
+//! move with the rules core.
 
-use super::clock::Clocks;
-use super::game::{Game, GameSettings, Replayed};
-use super::outcome::{GameResult, Played, Side, Termination};
-use super::spec::{Proto, TimeControl};
-use super::turn::{ask, Request};
 use engine_client::Engine;
 use grasshopper_rules::{Color, Move, Outcome, Position};
+use match_runner::clock::Clocks;
+use match_runner::game::{Game, GameSettings, Replayed};
+use match_runner::outcome::{GameResult, Played, Side, Termination};
+use match_runner::spec::{Proto, TimeControl};
+use match_runner::turn::{ask, Request};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use std::time::Duration;
