@@ -5,6 +5,42 @@
 //! deadline, a dead engine shows up as the end of the queue, and an engine
 //! writing without pause costs a bounded amount of memory. The engine runs
 //! in a process group of its own, ended whole. Nothing here knows a game.
+//!
+//! ```
+//! use engine_client::conversation::{self, Question};
+//! use engine_client::{Engine, Handshake, OptionStyle, Program};
+//! use std::time::Duration;
+//!
+//! // An engine in four lines of shell: enough of UGI for one search.
+//! let script = "while read l; do case $l in \
+//!     ugi) echo id name sh; echo ugiok;; isready) echo readyok;; \
+//!     go*) echo 'info depth 1 score cp 7'; echo 'bestmove bar/1';; quit) exit;; esac; done";
+//! let program = Program {
+//!     cmd: "sh".into(),
+//!     args: vec!["-c".into(), script.into()],
+//!     name: "sh".into(),
+//! };
+//! let ugi = Handshake { hello: "ugi", ok: "ugiok", set_option: OptionStyle::SetOption };
+//! let (mut engine, said) = Engine::start(&program, ugi, &[], Duration::from_secs(10))?;
+//! assert!(said.iter().any(|l| l == "id name sh"));
+//!
+//! let setup = vec!["position startpos".to_string()];
+//! let question = Question {
+//!     setup: &setup,
+//!     go: "go depth 1",
+//!     reply: "bestmove",
+//!     budget: Duration::from_secs(10),
+//!     timeout: Duration::from_secs(10),
+//!     grace: Duration::ZERO,
+//!     errors_end: false,
+//!     stop: None,
+//! };
+//! let reply = conversation::ask(&mut engine, &question, &mut |_info| {})?;
+//! assert_eq!(reply.line, "bestmove bar/1");
+//! assert_eq!(reply.info, "cp 7 depth 1");
+//! engine.quit(Duration::from_secs(1));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod conversation;
 mod group;

@@ -11,6 +11,22 @@
 //! (scheduling, concurrency, resume, shards, merge). A game plugs in through
 //! the [`Game`] trait, in a crate of its own: `match-grasshopper` is the
 //! first, `match-backgammon` the second; this crate knows neither game.
+//!
+//! The statistics stand alone; e.g. 60 wins, 20 draws and 20 losses:
+//!
+//! ```
+//! use match_runner::Trinomial;
+//!
+//! let games = Trinomial { wins: 60, draws: 20, losses: 20 };
+//! let elo = games.elo().expect("some games");
+//! assert_eq!(elo.score, 0.7);
+//! assert!((elo.elo - 147.2).abs() < 0.1); // -400 log10(1/0.7 - 1)
+//! assert!(elo.lower < elo.elo && elo.elo < elo.upper);
+//! assert!(elo.los > 0.99);
+//! ```
+//!
+//! A match is [`run_match`] with [`MatchSettings`] and a [`Game`]; the
+//! binary's `grasshopper match` builds both from its command line.
 
 pub mod clock;
 pub mod game;
