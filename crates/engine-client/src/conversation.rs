@@ -38,6 +38,29 @@ pub struct Question<'a> {
     pub stop: Option<&'a AtomicBool>,
 }
 
+impl<'a> Question<'a> {
+    /// A question with no grace after the budget, `error` lines logged and
+    /// no stop from outside; set the other fields with struct update syntax.
+    pub fn new(
+        setup: &'a [String],
+        go: &'a str,
+        reply: &'a str,
+        budget: Duration,
+        timeout: Duration,
+    ) -> Question<'a> {
+        Question {
+            setup,
+            go,
+            reply,
+            budget,
+            timeout,
+            grace: Duration::ZERO,
+            errors_end: false,
+            stop: None,
+        }
+    }
+}
+
 /// The engine's reply.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reply {

@@ -5,12 +5,13 @@
 use crate::table::{Due, Table};
 use crate::token::Turn;
 use crate::Setup;
+use engine_client::conversation::Question;
 use engine_client::Engine;
 use match_runner::clock::Clocks;
 use match_runner::game::GameSettings;
 use match_runner::outcome::{Played, Side, Termination};
 use match_runner::spec::TimeControl;
-use match_runner::turn::{ask, Answer, Refusal, Request};
+use match_runner::turn::{ask, Answer, Refusal};
 
 /// One runner game in progress.
 pub struct Referee<'a> {
@@ -113,13 +114,11 @@ impl<'a> Referee<'a> {
         let s = self.settings;
         let mut setup = vec![format!("position gnubgid {}", self.table.game().gnubg_id())];
         setup.extend(extra);
-        let request = Request {
-            setup: &setup,
-            go,
-            reply,
-            budget: self.clocks.budget(side, s.margin, s.move_timeout),
-            timeout: s.timeout,
+        let budget = self.clocks.budget(side, s.margin, s.move_timeout);
+        let request = Question {
+            // UBGI engines send no answer after an error line.
             errors_end: true,
+            ..Question::new(&setup, go, reply, budget, s.timeout)
         };
         let tc = self.clocks.tc(side);
         let answer =

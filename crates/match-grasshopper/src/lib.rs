@@ -5,13 +5,14 @@
 //! it) and the referee that plays one game over UGI or UCI, checking every
 //! move with the rules core.
 
+use engine_client::conversation::Question;
 use engine_client::Engine;
 use grasshopper_rules::{Color, Move, Outcome, Position};
 use match_runner::clock::Clocks;
 use match_runner::game::{Game, GameSettings, Replayed};
 use match_runner::outcome::{GameResult, Played, Side, Termination};
 use match_runner::spec::{Proto, TimeControl};
-use match_runner::turn::{ask, Request};
+use match_runner::turn::ask;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use std::time::Duration;
@@ -197,14 +198,8 @@ impl<'a> Referee<'a> {
         let s = self.settings;
         let go = go_command(&self.clocks, side, s.protos[side.index()]);
         let setup = [self.position_command()];
-        let request = Request {
-            setup: &setup,
-            go: &go,
-            reply: "bestmove",
-            budget: self.clocks.budget(side, s.margin, s.move_timeout),
-            timeout: s.timeout,
-            errors_end: false,
-        };
+        let budget = self.clocks.budget(side, s.margin, s.move_timeout);
+        let request = Question::new(&setup, &go, "bestmove", budget, s.timeout);
         let tc = self.clocks.tc(side);
         let answer = ask(self.engines[side.index()], &request)
             .map_err(|r| r.forfeit(side, tc, self.moves.clone()))?;

@@ -57,49 +57,28 @@ impl Refusal {
     }
 }
 
-/// What to send and what to wait for.
-#[derive(Clone, Debug)]
-pub struct Request<'a> {
-    /// Lines that set the position up (e.g. `position ...`, `dice 3 1`).
-    pub setup: &'a [String],
-    /// The command that starts the search, e.g. `go movetime 100`.
-    pub go: &'a str,
-    /// The first word of the reply, e.g. `bestmove`.
-    pub reply: &'a str,
-    /// How long the reply may take from `go`.
-    pub budget: Duration,
-    /// Patience for `readyok`.
-    pub timeout: Duration,
-    /// An `error` line after `go` refuses the request (UBGI engines send no
-    /// answer after one); otherwise it is logged and the wait goes on.
-    pub errors_end: bool,
-}
-
-/// Sends `request` to `e` and waits for the reply (one engine conversation,
-/// [`engine_client::conversation`], shared with the board's server); a reply
-/// past the budget is a time forfeit, a stale or refused one a protocol error.
-pub fn ask(e: &mut Engine, request: &Request<'_>) -> Result<Answer, Refusal> {
+/// Asks `e` the `question` and waits for the reply (one engine
+/// conversation, [`engine_client::conversation`], shared with the board's
+/// server); a reply past the budget is a time forfeit (the question's grace
+/// is not used: a clock has no grace), a stale or refused one a protocol
+/// error.
+pub fn ask(e: &mut Engine, question: &Question<'_>) -> Result<Answer, Refusal> {
     let question = Question {
-        setup: request.setup,
-        go: request.go,
-        reply: request.reply,
-        budget: request.budget,
-        timeout: request.timeout,
         grace: Duration::ZERO,
-        errors_end: request.errors_end,
         stop: None,
+        ..question.clone()
     };
     let reply = match conversation::ask(e, &question, &mut |_| {}) {
         Ok(reply) => reply,
-        Err(Unanswered::OutOfTime(_)) => return Err(out_of_time(e, request)),
+        Err(Unanswered::OutOfTime(_)) => return Err(out_of_time(e, &question)),
         Err(Unanswered::Failed(f)) => return Err(Refusal::Failed(f)),
         Err(other) => return Err(Refusal::Protocol(other.to_string())),
     };
-    if reply.elapsed > request.budget {
+    if reply.elapsed > question.budget {
         return Err(Refusal::TooSlow(format!(
             "took {} ms with {} ms allowed",
             reply.elapsed.as_millis(),
-            request.budget.as_millis()
+            question.budget.as_millis()
         )));
     }
     Ok(Answer {
@@ -111,11 +90,11 @@ pub fn ask(e: &mut Engine, request: &Request<'_>) -> Result<Answer, Refusal> {
 
 /// No reply by the deadline (`stop` was sent). Still alive? Then it is a
 /// time forfeit; if it does not answer `isready` either, it has stalled.
-fn out_of_time(e: &mut Engine, request: &Request<'_>) -> Refusal {
-    match e.sync(request.timeout) {
+fn out_of_time(e: &mut Engine, question: &Question<'_>) -> Refusal {
+    match e.sync(question.timeout) {
         Ok(()) => Refusal::TooSlow(format!(
             "gave no move within {} ms",
-            request.budget.as_millis()
+            question.budget.as_millis()
         )),
         Err(f) => Refusal::Failed(f),
     }
