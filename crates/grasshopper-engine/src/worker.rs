@@ -1,6 +1,7 @@
-//! The alpha-beta worker: iterative deepening negamax with principal variation
-//! search, aspiration windows, a shared transposition table, killer and
-//! history move ordering and late move reductions.
+//! The alpha-beta worker: one search thread's negamax with principal
+//! variation search, late move reductions, killer and history move ordering
+//! and the shared transposition table. The driver ([`crate::driver`]) runs it
+//! depth after depth, in aspiration windows.
 //!
 //! Scores: a game won at ply `p` from the root is worth `MATE - p` to the
 //! winner; a finished draw is worth 0. Every value comes with a `proven`
@@ -9,11 +10,11 @@
 //! an even-looking position, and what lets proved table entries be trusted at
 //! any depth.
 
-use super::eval::{evaluate_with, N_FEATURES};
-use super::tt::{Bound, Entry, Tt};
+use crate::eval::{evaluate_with, N_FEATURES};
+use crate::time::TimeCheck;
+use crate::tt::{Bound, Entry, Tt};
 use grasshopper_rules::{Color, Decided, Move, MoveKind, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
 
 pub(crate) const MATE: i32 = 30_000;
 /// Values beyond this are mate scores.
@@ -65,47 +66,6 @@ pub(crate) struct Shared<'a> {
 impl Shared<'_> {
     pub fn total_nodes(&self) -> u64 {
         self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
-    }
-}
-
-/// Limits checked inside the tree by the main thread.
-pub(crate) struct TimeCheck<'a> {
-    pub control: &'a super::SearchControl,
-    /// When time started counting (moved to the ponderhit moment).
-    pub start: Instant,
-    pub was_pondering: bool,
-    pub hard: Option<Duration>,
-    pub soft: Option<Duration>,
-    pub infinite: bool,
-}
-
-impl TimeCheck<'_> {
-    /// Time elapsed since time started counting; zero while pondering.
-    pub fn elapsed(&mut self) -> Duration {
-        if self.was_pondering {
-            if self.control.is_pondering() {
-                return Duration::ZERO;
-            }
-            self.was_pondering = false;
-            self.start = Instant::now();
-        }
-        self.start.elapsed()
-    }
-
-    fn time_limited(&self) -> bool {
-        !self.infinite && !self.was_pondering
-    }
-
-    /// True when the hard limit has passed.
-    pub fn hard_passed(&mut self) -> bool {
-        let e = self.elapsed();
-        self.time_limited() && self.hard.is_some_and(|h| e >= h)
-    }
-
-    /// True when no new iteration should start.
-    pub fn soft_passed(&mut self) -> bool {
-        let e = self.elapsed();
-        self.time_limited() && self.soft.is_some_and(|s| e >= s)
     }
 }
 
