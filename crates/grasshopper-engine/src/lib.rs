@@ -1,10 +1,31 @@
 //! Search: choosing a move within limits. The protocol talks to it only
-//! through [`Searcher`], [`Limits`], [`SearchControl`] and [`Report`].
+//! through [`Searcher`], [`Limits`], [`SearchControl`] and [`Report`], and
+//! gets a [`SearchResult`] back:
 //!
-//! The interface is the contract between search and protocol. Behind it:
-//! iterative deepening alpha-beta ([`engine`]), a shared lock-free
-//! transposition table ([`tt`]), Lazy SMP threads, time management ([`time`]),
-//! the evaluation ([`eval`]) and the baseline players ([`baseline`]).
+//! ```
+//! use grasshopper_engine::{Limits, SearchControl, SearchOptions, Searcher};
+//! use grasshopper_rules::Position;
+//!
+//! let pos = Position::start(14).unwrap();
+//! let mut searcher = Searcher::new(SearchOptions::default());
+//! let limits = Limits {
+//!     nodes: Some(2_000),
+//!     ..Limits::default()
+//! };
+//! let mut reports = 0;
+//! let control = SearchControl::new(false);
+//! let result = searcher.search(&pos, &limits, &control, &mut |_| reports += 1);
+//! let best = result.best.expect("the start position has moves");
+//! assert!(pos.legal_moves().contains(best));
+//! assert!(reports > 0);
+//! ```
+//!
+//! This file is that interface. Behind it: the driver (`driver.rs`:
+//! iterative deepening in aspiration windows on the main thread, Lazy SMP
+//! helper threads, the watchdog that stops them), the alpha-beta worker of
+//! one thread (`worker.rs`), the shared lock-free transposition table
+//! (`tt.rs`), time management (`time.rs`), the evaluation ([`eval`]), the
+//! baseline players ([`baseline`]) and the benchmark ([`bench`]).
 
 pub mod baseline;
 pub mod bench;
