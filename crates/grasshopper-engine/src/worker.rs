@@ -14,6 +14,7 @@ use crate::eval::{evaluate_with, N_FEATURES};
 use crate::time::TimeCheck;
 use crate::tt::{Bound, Entry, Tt};
 use grasshopper_rules::{Color, Decided, Move, MoveKind, Position};
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 pub(crate) const MATE: i32 = 30_000;
@@ -98,6 +99,27 @@ pub(crate) struct Worker<'a> {
     pub weights: [i32; N_FEATURES],
 }
 
+/// A node being searched: its depth, window, distance from the root and
+/// whether it is on the principal variation.
+struct Node {
+    depth: i32,
+    /// The window as the node was entered.
+    alpha: i32,
+    beta: i32,
+    ply: usize,
+    pv_node: bool,
+}
+
+/// The best of a node's moves searched so far.
+struct Best {
+    value: i32,
+    mv: Option<Move>,
+    /// Whether `value` is proven.
+    proven: bool,
+    /// Whether every move searched has a proven value.
+    all_proven: bool,
+}
+
 /// Move ordering scores.
 const TT_MOVE: i32 = 1 << 30;
 const BEAR_OFF: i32 = 1 << 29;
@@ -147,6 +169,9 @@ impl<'a> Worker<'a> {
         self.stopped
     }
 
+    // Inlined into `search`, its one caller, as the compiler chose before
+    // `search` was split: left to itself it now keeps a call per node.
+    #[inline(always)]
     fn order(&self, pos: &Position, moves: &mut [Move], tt_move: Option<Move>, ply: usize) {
         let side = pos.side_to_move().index();
         let mut keyed: [(i32, Move); 96] = [(0, Move::PASS); 96];
@@ -207,20 +232,13 @@ impl<'a> Worker<'a> {
         &mut self,
         pos: &Position,
         depth: i32,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
         ply: usize,
         pv_node: bool,
     ) -> (i32, bool) {
-        self.nodes += 1;
-        if pv_node {
-            self.pv_len[ply] = ply;
-        }
-        if self.check_stop() {
+        if self.enter(ply, pv_node) {
             return (0, false);
-        }
-        if ply > self.seldepth {
-            self.seldepth = ply;
         }
         if let Some(v) = Self::decided(pos, ply) {
             return (v, true);
@@ -234,115 +252,216 @@ impl<'a> Worker<'a> {
             return (0, true);
         }
         if depth <= 0 || ply >= MAX_PLY - 2 {
-            return (
-                evaluate_with(pos, &self.weights).clamp(-MATE_BOUND + 1, MATE_BOUND - 1),
-                false,
-            );
+            return (self.static_value(pos), false);
         }
+        let node = Node {
+            depth,
+            alpha,
+            beta,
+            ply,
+            pv_node,
+        };
+        let tt_move = match self.probe(pos, &moves, &node) {
+            ControlFlow::Break(cut) => return cut,
+            ControlFlow::Continue(tt_move) => tt_move,
+        };
+        self.order(pos, &mut moves, tt_move, ply);
+        match self.search_moves(pos, &moves, &node) {
+            Some(best) => self.store(pos, &node, &best),
+            None => (0, false),
+        }
+    }
 
-        let alpha_orig = alpha;
-        let entry = self.shared.tt.probe(pos);
-        let mut tt_move = None;
-        if let Some(e) = entry {
-            tt_move = e.mv.filter(|m| moves.contains(*m));
-            if !pv_node && (e.proven || e.depth >= depth) {
-                let v = value_from_tt(e.value, ply);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => v >= beta,
-                    Bound::Upper => v <= alpha,
-                };
-                if cut {
-                    return (v, e.proven);
-                }
+    /// Counts a node entered at `ply` and clears its line; whether the
+    /// search must stop.
+    #[inline(always)]
+    fn enter(&mut self, ply: usize, pv_node: bool) -> bool {
+        self.nodes += 1;
+        if pv_node {
+            self.pv_len[ply] = ply;
+        }
+        if self.check_stop() {
+            return true;
+        }
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        false
+    }
+
+    /// The evaluation at the horizon, kept inside the heuristic range.
+    #[inline(always)]
+    fn static_value(&self, pos: &Position) -> i32 {
+        evaluate_with(pos, &self.weights).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// The table's move for `pos` when it is legal here (`Continue`), or the
+    /// table's value when that settles the node (`Break`): an entry proved or
+    /// searched deep enough, whose bound decides against the window. A PV
+    /// node is searched all the same, for its line.
+    #[inline(always)]
+    fn probe(
+        &self,
+        pos: &Position,
+        moves: &[Move],
+        node: &Node,
+    ) -> ControlFlow<(i32, bool), Option<Move>> {
+        let Some(e) = self.shared.tt.probe(pos) else {
+            return ControlFlow::Continue(None);
+        };
+        let tt_move = e.mv.filter(|m| moves.contains(m));
+        if !node.pv_node && (e.proven || e.depth >= node.depth) {
+            let v = value_from_tt(e.value, node.ply);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => v >= node.beta,
+                Bound::Upper => v <= node.alpha,
+            };
+            if cut {
+                return ControlFlow::Break((v, e.proven));
             }
         }
+        ControlFlow::Continue(tt_move)
+    }
 
+    /// Searches the ordered `moves` of a node until one fails high; the
+    /// best of them, or `None` when the search was stopped.
+    #[inline(always)]
+    fn search_moves(&mut self, pos: &Position, moves: &[Move], node: &Node) -> Option<Best> {
+        let ply = node.ply;
         // A forced move (often a pass) costs no depth.
-        let new_depth = if moves.len() == 1 { depth } else { depth - 1 };
-        self.order(pos, &mut moves, tt_move, ply);
-
-        let mut best = -INF;
-        let mut best_move = None;
-        let mut all_proven = true;
-        let mut best_proven = false;
+        let new_depth = if moves.len() == 1 {
+            node.depth
+        } else {
+            node.depth - 1
+        };
+        let mut alpha = node.alpha;
+        let mut best = Best {
+            value: -INF,
+            mv: None,
+            proven: false,
+            all_proven: true,
+        };
         for (i, &m) in moves.iter().enumerate() {
             let mut child = *pos;
             child.play_unchecked(m);
-            if pv_node {
+            if node.pv_node {
                 // A child searched only with a null window leaves no line.
                 self.pv_len[ply + 1] = ply + 1;
             }
-            let (mut v, mut p);
-            if i == 0 {
-                let (cv, cp) = self.search(&child, new_depth, -beta, -alpha, ply + 1, pv_node);
-                v = -cv;
-                p = cp;
-            } else {
-                let r = if depth >= 3 && i >= 3 {
-                    let r = 1 + (i >= 8) as i32 + (depth >= 8 && i >= 12) as i32;
-                    r - pv_node as i32
-                } else {
-                    0
-                };
-                let r = r.min(new_depth - 1).max(0);
-                let (cv, cp) =
-                    self.search(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, false);
-                v = -cv;
-                p = cp;
-                if v > alpha && r > 0 {
-                    let (cv, cp) =
-                        self.search(&child, new_depth, -alpha - 1, -alpha, ply + 1, false);
-                    v = -cv;
-                    p = cp;
-                }
-                if v > alpha && v < beta && pv_node {
-                    let (cv, cp) = self.search(&child, new_depth, -beta, -alpha, ply + 1, true);
-                    v = -cv;
-                    p = cp;
-                }
-            }
+            let (v, p) = self.search_child(&child, i, node, new_depth, alpha);
             if self.stopped {
-                return (0, false);
+                return None;
             }
-            all_proven &= p;
-            if v > best {
-                best = v;
-                best_move = Some(m);
-                best_proven = p;
+            best.all_proven &= p;
+            if v > best.value {
+                best.value = v;
+                best.mv = Some(m);
+                best.proven = p;
                 if v > alpha {
                     alpha = v;
-                    if pv_node {
-                        self.pv[ply][ply] = m;
-                        let (lo, hi) = (ply + 1, self.pv_len[ply + 1]);
-                        let (head, tail) = self.pv.split_at_mut(ply + 1);
-                        head[ply][lo..hi].copy_from_slice(&tail[0][lo..hi]);
-                        self.pv_len[ply] = hi.max(lo);
+                    if node.pv_node {
+                        self.extend_line(ply, m);
                     }
-                    if v >= beta {
-                        if !matches!(m.kind(), MoveKind::BearOff(_)) {
-                            let k = &mut self.killers[ply];
-                            if k[0] != Some(m) {
-                                k[1] = k[0];
-                                k[0] = Some(m);
-                            }
-                            let side = pos.side_to_move().index();
-                            let h = &mut self.history[side * Move::INDEX_COUNT + m.index()];
-                            *h += depth * depth;
-                            if *h > 1 << 20 {
-                                for x in self.history.iter_mut() {
-                                    *x /= 2;
-                                }
-                            }
-                        }
+                    if v >= node.beta {
+                        self.reward_cutoff(pos, m, node.depth, ply);
                         break;
                     }
                 }
             }
         }
-        let bound = if best >= beta {
+        Some(best)
+    }
+
+    /// The value for the mover of the `i`th move, leading to `child`:
+    /// principal variation search, the first move with the whole window and
+    /// the others with a null one (reduced late in the list), searched again
+    /// when they beat `alpha`.
+    #[inline(always)]
+    fn search_child(
+        &mut self,
+        child: &Position,
+        i: usize,
+        node: &Node,
+        new_depth: i32,
+        alpha: i32,
+    ) -> (i32, bool) {
+        let (depth, beta, ply, pv_node) = (node.depth, node.beta, node.ply + 1, node.pv_node);
+        if i == 0 {
+            return self.child_value(child, new_depth, alpha, beta, ply, pv_node);
+        }
+        let r = if depth >= 3 && i >= 3 {
+            let r = 1 + (i >= 8) as i32 + (depth >= 8 && i >= 12) as i32;
+            r - pv_node as i32
+        } else {
+            0
+        };
+        let r = r.min(new_depth - 1).max(0);
+        let mut found = self.child_value(child, new_depth - r, alpha, alpha + 1, ply, false);
+        if found.0 > alpha && r > 0 {
+            found = self.child_value(child, new_depth, alpha, alpha + 1, ply, false);
+        }
+        if found.0 > alpha && found.0 < beta && pv_node {
+            found = self.child_value(child, new_depth, alpha, beta, ply, true);
+        }
+        found
+    }
+
+    /// The value of `child` for its parent's mover, searched in the
+    /// parent's window `(alpha, beta)`.
+    #[inline(always)]
+    fn child_value(
+        &mut self,
+        child: &Position,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> (i32, bool) {
+        let (v, proven) = self.search(child, depth, -beta, -alpha, ply, pv_node);
+        (-v, proven)
+    }
+
+    /// Makes `m` followed by the child's line the line of the node at `ply`.
+    #[inline(always)]
+    fn extend_line(&mut self, ply: usize, m: Move) {
+        self.pv[ply][ply] = m;
+        let (lo, hi) = (ply + 1, self.pv_len[ply + 1]);
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply][lo..hi].copy_from_slice(&tail[0][lo..hi]);
+        self.pv_len[ply] = hi.max(lo);
+    }
+
+    /// Remembers a quiet move that refuted a node: a killer at its ply, and
+    /// history credit for its side (halved all round when it grows large).
+    #[inline(always)]
+    fn reward_cutoff(&mut self, pos: &Position, m: Move, depth: i32, ply: usize) {
+        if matches!(m.kind(), MoveKind::BearOff(_)) {
+            return;
+        }
+        let k = &mut self.killers[ply];
+        if k[0] != Some(m) {
+            k[1] = k[0];
+            k[0] = Some(m);
+        }
+        let side = pos.side_to_move().index();
+        let h = &mut self.history[side * Move::INDEX_COUNT + m.index()];
+        *h += depth * depth;
+        if *h > 1 << 20 {
+            for x in self.history.iter_mut() {
+                *x /= 2;
+            }
+        }
+    }
+
+    /// Stores a searched node in the table; its value and whether that is
+    /// proven.
+    #[inline(always)]
+    fn store(&self, pos: &Position, node: &Node, best: &Best) -> (i32, bool) {
+        let bound = if best.value >= node.beta {
             Bound::Lower
-        } else if best > alpha_orig {
+        } else if best.value > node.alpha {
             Bound::Exact
         } else {
             Bound::Upper
@@ -350,21 +469,21 @@ impl<'a> Worker<'a> {
         // A cutoff is proved by the refuting move alone; anything else needs
         // every move proved.
         let proven = if bound == Bound::Lower {
-            best_proven
+            best.proven
         } else {
-            all_proven
+            best.all_proven
         };
         self.shared.tt.store(
             pos,
             Entry {
-                mv: best_move,
-                value: value_to_tt(best, ply),
-                depth,
+                mv: best.mv,
+                value: value_to_tt(best.value, node.ply),
+                depth: node.depth,
                 bound,
                 proven,
             },
         );
-        (best, proven)
+        (best.value, proven)
     }
 
     /// Searches the root moves from index `first` on. Fills in their scores,
