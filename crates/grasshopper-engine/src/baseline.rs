@@ -9,14 +9,14 @@ use rand::Rng;
 use std::time::Instant;
 
 /// A uniformly random move of `moves` (not empty).
-pub fn random_move(moves: &[Move], rng: &mut impl Rng) -> Move {
+pub(crate) fn random_move(moves: &[Move], rng: &mut impl Rng) -> Move {
     moves[rng.random_range(0..moves.len())]
 }
 
 /// The greedy choice among `moves` (not empty): a move that wins at once,
 /// else the one after which the opponent's evaluation is lowest (a draw
 /// counts 0); ties go to the first in generation order.
-pub fn greedy_move(pos: &Position, moves: &[Move], weights: &[i32; N_FEATURES]) -> Move {
+pub(crate) fn greedy_move(pos: &Position, moves: &[Move], weights: &[i32; N_FEATURES]) -> Move {
     let us = pos.side_to_move();
     let mut best = (i32::MIN, moves[0]);
     for &m in moves {

@@ -25,9 +25,9 @@
 //! helper threads, the watchdog that stops them), the alpha-beta worker of
 //! one thread (`worker.rs`), the shared lock-free transposition table
 //! (`tt.rs`), time management (`time.rs`), the evaluation ([`eval`]), the
-//! baseline players ([`baseline`]) and the benchmark ([`bench`]).
+//! baseline players (`baseline.rs`) and the benchmark ([`mod@bench`]).
 
-pub mod baseline;
+mod baseline;
 pub mod bench;
 mod driver;
 pub mod eval;

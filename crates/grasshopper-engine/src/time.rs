@@ -102,7 +102,7 @@ pub(crate) struct TimeCheck<'a> {
 
 impl TimeCheck<'_> {
     /// Time elapsed since time started counting; zero while pondering.
-    pub fn elapsed(&mut self) -> Duration {
+    fn elapsed(&mut self) -> Duration {
         if self.was_pondering {
             if self.control.is_pondering() {
                 return Duration::ZERO;

@@ -13,7 +13,7 @@
 use crate::eval::{evaluate_with, N_FEATURES};
 use crate::time::TimeCheck;
 use crate::tt::{Bound, Entry, Tt};
-use grasshopper_rules::{Color, Decided, Move, MoveKind, Position};
+use grasshopper_rules::{Decided, Move, MoveKind, Position};
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -590,17 +590,5 @@ pub(crate) fn to_score(v: i32, proven: bool) -> super::Score {
         Score::Draw
     } else {
         Score::Cp(v)
-    }
-}
-
-/// Which colour a score favours, for tests and tools.
-#[allow(dead_code)]
-pub(crate) fn winner_of(side: Color, v: i32) -> Option<Color> {
-    if v > MATE_BOUND {
-        Some(side)
-    } else if v < -MATE_BOUND {
-        Some(side.opposite())
-    } else {
-        None
     }
 }
