@@ -7,7 +7,7 @@
 use crate::eval;
 use crate::time::{self, TimeCheck};
 use crate::tt::Tt;
-use crate::worker::{to_score, RootMove, Shared, Worker, INF, MATE_BOUND, MAX_PLY};
+use crate::worker::{RootMove, Shared, Worker, INF, MATE, MATE_BOUND, MAX_PLY};
 use crate::{Limits, Report, Score, SearchControl, SearchOptions, SearchResult};
 use grasshopper_rules::{Decided, Move, Position};
 use grasshopper_solver::SharedTables;
@@ -15,10 +15,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::PoisonError;
 use std::time::{Duration, Instant};
 
-/// One search as asked: the position, its limits and control, and when its
-/// time started.
-pub(crate) struct Task<'a> {
-    pub pos: &'a Position,
+/// What bounds one search: its limits, its control (`stop`, `ponderhit`)
+/// and when its time started.
+pub(crate) struct Bounds<'a> {
     pub limits: &'a Limits,
     pub control: &'a SearchControl,
     pub start: Instant,
@@ -28,11 +27,11 @@ pub(crate) struct Task<'a> {
 /// reported with its proved result (`score mate n`, or a proved draw).
 pub(crate) fn table_answer(
     tables: Option<&SharedTables>,
-    task: &Task<'_>,
+    pos: &Position,
     moves: &[Move],
+    start: Instant,
     report: &mut dyn FnMut(&Report),
 ) -> Option<SearchResult> {
-    let Task { pos, start, .. } = *task;
     let tables = tables?;
     let (best, solution) = tables.0.best_move(pos, moves)?;
     report(&Report {
@@ -57,16 +56,16 @@ pub(crate) fn table_answer(
 pub(crate) fn think(
     options: &SearchOptions,
     tt: &Tt,
-    task: &Task<'_>,
+    pos: &Position,
     moves: Vec<Move>,
+    bounds: &Bounds<'_>,
     report: &mut dyn FnMut(&Report),
 ) -> SearchResult {
-    let Task {
-        pos,
+    let Bounds {
         limits,
         control,
         start,
-    } = *task;
+    } = *bounds;
     tt.new_search();
     let root = root_moves(tt, pos, &moves);
     let threads = options.threads.max(1);
@@ -307,6 +306,22 @@ impl MainLine<'_> {
                 pv: complete_line(self.pos, &rm.pv),
             });
         }
+    }
+}
+
+/// Converts an internal value to a protocol score. `proven` says whether
+/// a value of 0 is a proof.
+fn to_score(v: i32, proven: bool) -> Score {
+    if v > MATE_BOUND {
+        let plies = MATE - v;
+        Score::Mate((plies + 1) / 2)
+    } else if v < -MATE_BOUND {
+        let plies = MATE + v;
+        Score::Mate(-(plies / 2).max(1))
+    } else if v == 0 && proven {
+        Score::Draw
+    } else {
+        Score::Cp(v)
     }
 }
 

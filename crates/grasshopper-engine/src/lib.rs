@@ -35,7 +35,7 @@ mod time;
 mod tt;
 mod worker;
 
-use driver::Task;
+use driver::Bounds;
 use grasshopper_rules::{Move, Position};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -352,52 +352,19 @@ impl Searcher {
         report: &mut dyn FnMut(&Report),
     ) -> SearchResult {
         let start = limits.started.unwrap_or_else(Instant::now);
-        let legal = pos.legal_moves();
-        let mut moves: Vec<Move> = legal
-            .iter()
-            .copied()
-            .filter(|m| limits.searchmoves.contains(m))
-            .collect();
-        if moves.is_empty() {
-            moves = legal.to_vec();
-        }
-        let task = Task {
-            pos,
-            limits,
-            control,
-            start,
-        };
+        let moves = candidates(pos, &limits.searchmoves);
         let result = if moves.is_empty() {
             SearchResult {
                 best: None,
                 ponder: None,
             }
         } else {
-            match self.options.player {
-                Player::Engine => {
-                    match driver::table_answer(self.options.tables.as_ref(), &task, &moves, report)
-                    {
-                        Some(result) => result,
-                        None => driver::think(&self.options, &self.tt, &task, moves, report),
-                    }
-                }
-                Player::Random => {
-                    let m = baseline::random_move(&moves, &mut self.rng);
-                    report(&baseline::report_for(m, start));
-                    SearchResult {
-                        best: Some(m),
-                        ponder: None,
-                    }
-                }
-                Player::Greedy => {
-                    let m = baseline::greedy_move(pos, &moves, &self.options.weights);
-                    report(&baseline::report_for(m, start));
-                    SearchResult {
-                        best: Some(m),
-                        ponder: None,
-                    }
-                }
-            }
+            let bounds = Bounds {
+                limits,
+                control,
+                start,
+            };
+            self.choose(pos, moves, &bounds, report)
         };
         // Infinite and ponder searches, and searches without any limit,
         // answer only when told to (even when the game is solved).
@@ -409,6 +376,48 @@ impl Searcher {
             control.wait_for_release(limits.infinite || unlimited);
         }
         result
+    }
+
+    /// The options' player chooses among `moves` (not empty).
+    fn choose(
+        &mut self,
+        pos: &Position,
+        moves: Vec<Move>,
+        bounds: &Bounds<'_>,
+        report: &mut dyn FnMut(&Report),
+    ) -> SearchResult {
+        let m = match self.options.player {
+            Player::Engine => {
+                let tables = self.options.tables.as_ref();
+                return match driver::table_answer(tables, pos, &moves, bounds.start, report) {
+                    Some(result) => result,
+                    None => driver::think(&self.options, &self.tt, pos, moves, bounds, report),
+                };
+            }
+            Player::Random => baseline::random_move(&moves, &mut self.rng),
+            Player::Greedy => baseline::greedy_move(pos, &moves, &self.options.weights),
+        };
+        report(&baseline::report_for(m, bounds.start));
+        SearchResult {
+            best: Some(m),
+            ponder: None,
+        }
+    }
+}
+
+/// The root moves to choose from: the legal moves among `searchmoves`, or
+/// all legal moves when none of them is.
+fn candidates(pos: &Position, searchmoves: &[Move]) -> Vec<Move> {
+    let legal = pos.legal_moves();
+    let moves: Vec<Move> = legal
+        .iter()
+        .copied()
+        .filter(|m| searchmoves.contains(m))
+        .collect();
+    if moves.is_empty() {
+        legal.to_vec()
+    } else {
+        moves
     }
 }
 

@@ -575,20 +575,3 @@ impl<'a> Worker<'a> {
         self.shared.total_nodes()
     }
 }
-
-/// Converts an internal value to a protocol score. `proven_draw` says whether
-/// a value of 0 is a proof.
-pub(crate) fn to_score(v: i32, proven: bool) -> super::Score {
-    use super::Score;
-    if v > MATE_BOUND {
-        let plies = MATE - v;
-        Score::Mate((plies + 1) / 2)
-    } else if v < -MATE_BOUND {
-        let plies = MATE + v;
-        Score::Mate(-(plies / 2).max(1))
-    } else if v == 0 && proven {
-        Score::Draw
-    } else {
-        Score::Cp(v)
-    }
-}
