@@ -74,9 +74,7 @@ pub(crate) fn think(
         // A forced move: answer at once (after one iteration).
         budget.soft = budget.soft.map(|_| Duration::ZERO);
     }
-    let max_depth = limits.depth.map_or(MAX_PLY as i32 - 8, |d| {
-        (d as i32).clamp(1, MAX_PLY as i32 - 8)
-    });
+    let max_depth = max_depth(limits);
     let shared = Shared {
         tt,
         endgame: options.tables.as_ref().map(|t| t.0.as_ref()),
@@ -97,17 +95,7 @@ pub(crate) fn think(
             let (shared, helper_root, pos) = (&shared, root.clone(), *pos);
             scope.spawn(move || helper(id, shared, helper_root, &pos, max_depth, weights));
         }
-        let mut w = Worker::new(0, &shared, root);
-        w.weights = weights;
-        w.node_limit = limits.nodes;
-        w.time = Some(TimeCheck {
-            control,
-            start,
-            was_pondering: control.is_pondering(),
-            hard: budget.hard,
-            soft: budget.soft,
-            infinite: limits.infinite,
-        });
+        let mut w = main_worker(&shared, root, weights, bounds, budget);
         let multipv = options.multipv.clamp(1, w.root_moves.len());
         let line = MainLine {
             pos,
@@ -120,15 +108,51 @@ pub(crate) fn think(
         control.notify(); // wakes the watchdog
         found
     });
-    // A ponder move is only ever a legal reply to the best move.
-    let ponder = ponder.filter(|&p| {
-        pos.play(best)
-            .is_ok_and(|after| after.legal_moves().contains(p))
-    });
     SearchResult {
         best: Some(best),
-        ponder,
+        ponder: ponder.filter(|&p| is_reply(pos, best, p)),
     }
+}
+
+/// The deepest iteration: the depth limit, kept inside the worker's stacks.
+fn max_depth(limits: &Limits) -> i32 {
+    limits.depth.map_or(MAX_PLY as i32 - 8, |d| {
+        (d as i32).clamp(1, MAX_PLY as i32 - 8)
+    })
+}
+
+/// The main thread's worker: the only one that counts nodes against the
+/// limit and watches the clock.
+fn main_worker<'a>(
+    shared: &'a Shared<'a>,
+    root: Vec<RootMove>,
+    weights: [i32; eval::N_FEATURES],
+    bounds: &Bounds<'a>,
+    budget: time::Budget,
+) -> Worker<'a> {
+    let Bounds {
+        limits,
+        control,
+        start,
+    } = *bounds;
+    let mut w = Worker::new(0, shared, root);
+    w.weights = weights;
+    w.node_limit = limits.nodes;
+    w.time = Some(TimeCheck {
+        control,
+        start,
+        was_pondering: control.is_pondering(),
+        hard: budget.hard,
+        soft: budget.soft,
+        infinite: limits.infinite,
+    });
+    w
+}
+
+/// Whether `reply` is a legal answer to `best`: a ponder move must be.
+fn is_reply(pos: &Position, best: Move, reply: Move) -> bool {
+    pos.play(best)
+        .is_ok_and(|after| after.legal_moves().contains(reply))
 }
 
 /// The root moves to search, the table's move first.
