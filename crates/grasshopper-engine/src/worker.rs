@@ -508,37 +508,26 @@ impl<'a> Worker<'a> {
             let mut child = *pos;
             child.play_unchecked(m);
             self.pv_len[1] = 1;
-            let mut v;
-            let mut p;
-            if i == first {
-                let (cv, cp) = self.search(&child, new_depth, -beta, -alpha, 1, true);
-                v = -cv;
-                p = cp;
+            let (v, p) = if i == first {
+                self.child_value(&child, new_depth, alpha, beta, 1, true)
             } else {
-                let (cv, cp) = self.search(&child, new_depth, -alpha - 1, -alpha, 1, false);
-                v = -cv;
-                p = cp;
-                if v > alpha && v < beta {
-                    let (cv, cp) = self.search(&child, new_depth, -beta, -alpha, 1, true);
-                    v = -cv;
-                    p = cp;
+                // Principal variation search: a null window first.
+                let found = self.child_value(&child, new_depth, alpha, alpha + 1, 1, false);
+                if found.0 > alpha && found.0 < beta {
+                    self.child_value(&child, new_depth, alpha, beta, 1, true)
+                } else {
+                    found
                 }
-            }
+            };
             if self.stopped {
                 break;
             }
             all_proven &= p;
-            let rm = &mut self.root_moves[i];
             if i == first || v > alpha {
-                rm.score = v;
-                rm.proven = p;
-                rm.seldepth = self.seldepth as u32;
-                rm.pv.clear();
-                rm.pv.push(m);
-                rm.pv
-                    .extend_from_slice(&self.pv[1][1..self.pv_len[1].max(1)]);
+                self.record_root_move(i, v, p);
             } else {
                 // Failed low: only a bound, keep it below every real score.
+                let rm = &mut self.root_moves[i];
                 rm.score = -INF;
                 rm.proven = false;
             }
@@ -555,6 +544,19 @@ impl<'a> Worker<'a> {
         // Moves not reached this time sink below the searched ones.
         self.root_moves[first..].sort_by_key(|r| std::cmp::Reverse(r.score));
         (best, all_proven && !self.stopped)
+    }
+
+    /// Records root move `i`'s value `v` (proven or not), its selective
+    /// depth and its line: the move, then its reply's line.
+    fn record_root_move(&mut self, i: usize, v: i32, proven: bool) {
+        let rm = &mut self.root_moves[i];
+        rm.score = v;
+        rm.proven = proven;
+        rm.seldepth = self.seldepth as u32;
+        rm.pv.clear();
+        rm.pv.push(rm.mv);
+        rm.pv
+            .extend_from_slice(&self.pv[1][1..self.pv_len[1].max(1)]);
     }
 
     /// Resets scores before a new iteration (keeps the order).
