@@ -3,10 +3,8 @@
 //! move the evaluation likes best.
 
 use super::eval::{evaluate_with, N_FEATURES};
-use super::{Report, Score};
 use grasshopper_rules::{Move, Outcome, Position};
 use rand::Rng;
-use std::time::Instant;
 
 /// A uniformly random move of `moves` (not empty).
 pub(crate) fn random_move(moves: &[Move], rng: &mut impl Rng) -> Move {
@@ -33,21 +31,6 @@ pub(crate) fn greedy_move(pos: &Position, moves: &[Move], weights: &[i32; N_FEAT
         }
     }
     best.1
-}
-
-/// The single progress line a baseline player reports.
-pub(crate) fn report_for(m: Move, start: Instant) -> Report {
-    Report {
-        depth: 1,
-        seldepth: 1,
-        multipv: 1,
-        score: Score::Cp(0),
-        nodes: 1,
-        nps: 0,
-        hashfull: 0,
-        time: start.elapsed(),
-        pv: vec![m],
-    }
 }
 
 #[cfg(test)]

@@ -397,11 +397,26 @@ impl Searcher {
             Player::Random => baseline::random_move(&moves, &mut self.rng),
             Player::Greedy => baseline::greedy_move(pos, &moves, &self.options.weights),
         };
-        report(&baseline::report_for(m, bounds.start));
+        report(&baseline_report(m, bounds.start));
         SearchResult {
             best: Some(m),
             ponder: None,
         }
+    }
+}
+
+/// The single progress line a baseline player reports.
+fn baseline_report(m: Move, start: Instant) -> Report {
+    Report {
+        depth: 1,
+        seldepth: 1,
+        multipv: 1,
+        score: Score::Cp(0),
+        nodes: 1,
+        nps: 0,
+        hashfull: 0,
+        time: start.elapsed(),
+        pv: vec![m],
     }
 }
 
