@@ -3,20 +3,18 @@
 //! move the evaluation likes best.
 
 use super::eval::{evaluate_with, N_FEATURES};
-use super::{Report, Score};
 use grasshopper_rules::{Move, Outcome, Position};
 use rand::Rng;
-use std::time::Instant;
 
 /// A uniformly random move of `moves` (not empty).
-pub fn random_move(moves: &[Move], rng: &mut impl Rng) -> Move {
+pub(crate) fn random_move(moves: &[Move], rng: &mut impl Rng) -> Move {
     moves[rng.random_range(0..moves.len())]
 }
 
 /// The greedy choice among `moves` (not empty): a move that wins at once,
 /// else the one after which the opponent's evaluation is lowest (a draw
 /// counts 0); ties go to the first in generation order.
-pub fn greedy_move(pos: &Position, moves: &[Move], weights: &[i32; N_FEATURES]) -> Move {
+pub(crate) fn greedy_move(pos: &Position, moves: &[Move], weights: &[i32; N_FEATURES]) -> Move {
     let us = pos.side_to_move();
     let mut best = (i32::MIN, moves[0]);
     for &m in moves {
@@ -33,21 +31,6 @@ pub fn greedy_move(pos: &Position, moves: &[Move], weights: &[i32; N_FEATURES]) 
         }
     }
     best.1
-}
-
-/// The single progress line a baseline player reports.
-pub(crate) fn report_for(m: Move, start: Instant) -> Report {
-    Report {
-        depth: 1,
-        seldepth: 1,
-        multipv: 1,
-        score: Score::Cp(0),
-        nodes: 1,
-        nps: 0,
-        hashfull: 0,
-        time: start.elapsed(),
-        pv: vec![m],
-    }
 }
 
 #[cfg(test)]

@@ -8,13 +8,13 @@ use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
 /// The bench positions, one position string a line (`#` starts a comment).
-pub const POSITIONS: &str = include_str!("../../../fixtures/bench.txt");
+const POSITIONS: &str = include_str!("../../../fixtures/bench.txt");
 
 /// Default bench depth.
 pub const DEFAULT_DEPTH: u32 = 10;
 
 /// The positions of [`POSITIONS`].
-pub fn positions() -> Vec<Position> {
+fn positions() -> Vec<Position> {
     POSITIONS
         .lines()
         .map(str::trim)

@@ -222,15 +222,10 @@ pub enum WeightsError {
     Count(usize),
 }
 
-/// The evaluation of `pos` with the given weights.
-pub fn evaluate_with(pos: &Position, weights: &[i32; N_FEATURES]) -> i32 {
+/// The evaluation of `pos` for the side to move with the given weights, in
+/// centi-points.
+pub(crate) fn evaluate_with(pos: &Position, weights: &[i32; N_FEATURES]) -> i32 {
     features(pos).iter().zip(weights).map(|(f, w)| f * w).sum()
-}
-
-/// The evaluation of `pos` for the side to move, in centi-points.
-#[inline]
-pub fn evaluate(pos: &Position) -> i32 {
-    evaluate_with(pos, &WEIGHTS)
 }
 
 #[cfg(test)]
@@ -243,7 +238,7 @@ mod tests {
         let a: Position = "w.b.../w...b./....../Wb.... w 8 9 0-0 -".parse().unwrap();
         let b: Position = "b.w.../b...w./....../Bw.... b 9 8 0-0 -".parse().unwrap();
         assert_eq!(features(&a), features(&b));
-        assert_eq!(evaluate(&a), evaluate(&b));
+        assert_eq!(evaluate_with(&a, &WEIGHTS), evaluate_with(&b, &WEIGHTS));
     }
 
     #[test]

@@ -1,25 +1,47 @@
 //! Search: choosing a move within limits. The protocol talks to it only
-//! through [`Searcher`], [`Limits`], [`SearchControl`] and [`Report`].
+//! through [`Searcher`], [`Limits`], [`SearchControl`] and [`Report`], and
+//! gets a [`SearchResult`] back:
 //!
-//! The interface is the contract between search and protocol. Behind it:
-//! iterative deepening alpha-beta ([`engine`]), a shared lock-free
-//! transposition table ([`tt`]), Lazy SMP threads, time management ([`time`]),
-//! the evaluation ([`eval`]) and the baseline players ([`baseline`]).
+//! ```
+//! use grasshopper_engine::{Limits, SearchControl, SearchOptions, Searcher};
+//! use grasshopper_rules::Position;
+//!
+//! let pos = Position::start(14).unwrap();
+//! let mut searcher = Searcher::new(SearchOptions::default());
+//! let limits = Limits {
+//!     nodes: Some(2_000),
+//!     ..Limits::default()
+//! };
+//! let mut reports = 0;
+//! let control = SearchControl::new(false);
+//! let result = searcher.search(&pos, &limits, &control, &mut |_| reports += 1);
+//! let best = result.best.expect("the start position has moves");
+//! assert!(pos.legal_moves().contains(best));
+//! assert!(reports > 0);
+//! ```
+//!
+//! This file is that interface. Behind it: the driver (`driver.rs`:
+//! iterative deepening in aspiration windows on the main thread, Lazy SMP
+//! helper threads, the watchdog that stops them), the alpha-beta worker of
+//! one thread (`worker.rs`), the shared lock-free transposition table
+//! (`tt.rs`), time management (`time.rs`), the evaluation ([`eval`]), the
+//! baseline players (`baseline.rs`) and the benchmark ([`mod@bench`]).
 
-pub mod baseline;
+mod baseline;
 pub mod bench;
-mod engine;
+mod driver;
 pub mod eval;
 mod time;
 mod tt;
+mod worker;
 
-use engine::{RootMove, Shared, TimeCheck, Worker, INF, MATE_BOUND};
-use grasshopper_rules::{Decided, Move, Position};
+use driver::Bounds;
+use grasshopper_rules::{Move, Position};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use std::fmt;
 use std::str::FromStr;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 use tt::Tt;
@@ -281,36 +303,6 @@ fn seed_of(options: &SearchOptions) -> Pcg64Mcg {
     }
 }
 
-/// Final line of play for a report: the searched line, completed by the
-/// forced end that the search knows without playing it out (a winning
-/// bear-off, or any move before the opponent's winning bear-off), so that a
-/// mate line ends where its score says.
-fn complete_line(pos: &Position, line: &[Move]) -> Vec<Move> {
-    let mut out = Vec::with_capacity(line.len() + 2);
-    let mut p = *pos;
-    for &m in line {
-        match p.play(m) {
-            Ok(next) => {
-                p = next;
-                out.push(m);
-            }
-            Err(_) => return out,
-        }
-    }
-    // A settled end (see `Decided`) is played out: the winning bear-off,
-    // or any move before the opponent's.
-    while let Some(d) = p.decided() {
-        let m = match d {
-            Decided::Lost => break,
-            Decided::WinsNow => p.winning_bear_off().expect("a wall in D"),
-            Decided::LosesNext => p.legal_moves()[0],
-        };
-        p.play_unchecked(m);
-        out.push(m);
-    }
-    out
-}
-
 impl Searcher {
     /// A searcher with the given options.
     pub fn new(options: SearchOptions) -> Searcher {
@@ -360,43 +352,19 @@ impl Searcher {
         report: &mut dyn FnMut(&Report),
     ) -> SearchResult {
         let start = limits.started.unwrap_or_else(Instant::now);
-        let legal = pos.legal_moves();
-        let mut moves: Vec<Move> = legal
-            .iter()
-            .copied()
-            .filter(|m| limits.searchmoves.contains(m))
-            .collect();
-        if moves.is_empty() {
-            moves = legal.to_vec();
-        }
+        let moves = candidates(pos, &limits.searchmoves);
         let result = if moves.is_empty() {
             SearchResult {
                 best: None,
                 ponder: None,
             }
         } else {
-            match self.options.player {
-                Player::Engine => match self.table_answer(pos, &moves, report, start) {
-                    Some(result) => result,
-                    None => self.think(pos, moves, limits, control, report, start),
-                },
-                Player::Random => {
-                    let m = baseline::random_move(&moves, &mut self.rng);
-                    report(&baseline::report_for(m, start));
-                    SearchResult {
-                        best: Some(m),
-                        ponder: None,
-                    }
-                }
-                Player::Greedy => {
-                    let m = baseline::greedy_move(pos, &moves, &self.options.weights);
-                    report(&baseline::report_for(m, start));
-                    SearchResult {
-                        best: Some(m),
-                        ponder: None,
-                    }
-                }
-            }
+            let bounds = Bounds {
+                limits,
+                control,
+                start,
+            };
+            self.choose(pos, moves, &bounds, report)
         };
         // Infinite and ponder searches, and searches without any limit,
         // answer only when told to (even when the game is solved).
@@ -410,315 +378,61 @@ impl Searcher {
         result
     }
 
-    /// At a root in the endgame tables' phase: the tables' optimal move,
-    /// reported with its proved result (`score mate n`, or a proved draw).
-    fn table_answer(
-        &self,
-        pos: &Position,
-        moves: &[Move],
-        report: &mut dyn FnMut(&Report),
-        start: Instant,
-    ) -> Option<SearchResult> {
-        let tables = self.options.tables.as_ref()?;
-        let (best, solution) = tables.0.best_move(pos, moves)?;
-        report(&Report {
-            depth: 1,
-            seldepth: 1,
-            multipv: 1,
-            score: solution.mate_moves().map_or(Score::Draw, Score::Mate),
-            nodes: moves.len() as u64,
-            nps: 0,
-            hashfull: 0,
-            time: start.elapsed(),
-            pv: vec![best],
-        });
-        Some(SearchResult {
-            best: Some(best),
-            ponder: None,
-        })
-    }
-
-    /// The engine proper: Lazy SMP over the shared table, the calling thread
-    /// being the main thread that reports and watches the limits.
-    fn think(
+    /// The options' player chooses among `moves` (not empty).
+    fn choose(
         &mut self,
         pos: &Position,
         moves: Vec<Move>,
-        limits: &Limits,
-        control: &SearchControl,
+        bounds: &Bounds<'_>,
         report: &mut dyn FnMut(&Report),
-        start: Instant,
     ) -> SearchResult {
-        self.tt.new_search();
-        let root = self.root_moves(pos, &moves);
-        let threads = self.options.threads.max(1);
-        let mut budget = time::budget(pos, limits, &self.options);
-        if root.len() == 1 {
-            // A forced move: answer at once (after one iteration).
-            budget.soft = budget.soft.map(|_| Duration::ZERO);
-        }
-        let max_depth = limits.depth.map_or(engine::MAX_PLY as i32 - 8, |d| {
-            (d as i32).clamp(1, engine::MAX_PLY as i32 - 8)
-        });
-        let shared = Shared {
-            tt: &self.tt,
-            endgame: self.options.tables.as_ref().map(|t| t.0.as_ref()),
-            retro: self.options.retro.as_ref().map(|t| t.0.as_ref()),
-            stop: AtomicBool::new(false),
-            nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+        let m = match self.options.player {
+            Player::Engine => {
+                let tables = self.options.tables.as_ref();
+                return match driver::table_answer(tables, pos, &moves, bounds.start, report) {
+                    Some(result) => result,
+                    None => driver::think(&self.options, &self.tt, pos, moves, bounds, report),
+                };
+            }
+            Player::Random => baseline::random_move(&moves, &mut self.rng),
+            Player::Greedy => baseline::greedy_move(pos, &moves, &self.options.weights),
         };
-        let weights = self.options.weights;
-        let (best, ponder) = std::thread::scope(|scope| {
-            let clock = Watchdog {
-                shared: &shared,
-                control,
-                start,
-                hard: budget.hard.filter(|_| !limits.infinite),
-            };
-            scope.spawn(move || clock.watch());
-            for id in 1..threads {
-                let (shared, helper_root, pos) = (&shared, root.clone(), *pos);
-                scope.spawn(move || helper(id, shared, helper_root, &pos, max_depth, weights));
-            }
-            let mut w = Worker::new(0, &shared, root);
-            w.weights = weights;
-            w.node_limit = limits.nodes;
-            w.time = Some(TimeCheck {
-                control,
-                start,
-                was_pondering: control.is_pondering(),
-                hard: budget.hard,
-                soft: budget.soft,
-                infinite: limits.infinite,
-            });
-            let multipv = self.options.multipv.clamp(1, w.root_moves.len());
-            let line = MainLine {
-                pos,
-                multipv,
-                start,
-                tt: &self.tt,
-            };
-            let found = line.deepen(&mut w, max_depth, report);
-            shared.stop.store(true, Ordering::Relaxed);
-            control.notify(); // wakes the watchdog
-            found
-        });
-        // A ponder move is only ever a legal reply to the best move.
-        let ponder = ponder.filter(|&p| {
-            pos.play(best)
-                .is_ok_and(|after| after.legal_moves().contains(p))
-        });
+        report(&baseline_report(m, bounds.start));
         SearchResult {
-            best: Some(best),
-            ponder,
-        }
-    }
-
-    /// The root moves to search, the table's move first.
-    fn root_moves(&self, pos: &Position, moves: &[Move]) -> Vec<RootMove> {
-        let tt_move = self.tt.probe(pos).and_then(|e| e.mv);
-        let mut root: Vec<RootMove> = moves
-            .iter()
-            .map(|&mv| RootMove {
-                mv,
-                score: -INF,
-                prev_score: -INF,
-                proven: false,
-                pv: vec![mv],
-                seldepth: 0,
-            })
-            .collect();
-        if let Some(i) = root.iter().position(|r| Some(r.mv) == tt_move) {
-            root[..=i].rotate_right(1);
-        }
-        root
-    }
-}
-
-/// Ends every thread of a search at the hard time limit, or at once on
-/// `stop`, from a thread of its own that sleeps until then. The main thread
-/// checks the clock too, but only every thousand nodes of its own: with more
-/// search threads than cores it may wait hundreds of milliseconds for the
-/// processor, and the helpers would search on meanwhile.
-struct Watchdog<'a> {
-    shared: &'a Shared<'a>,
-    control: &'a SearchControl,
-    start: Instant,
-    /// The hard limit; `None` for a search without one (or infinite).
-    hard: Option<Duration>,
-}
-
-impl Watchdog<'_> {
-    fn watch(self) {
-        let (mut start, mut pondering) = (self.start, self.control.is_pondering());
-        let mut guard = self
-            .control
-            .signal
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        loop {
-            if self.shared.stop.load(Ordering::Relaxed) {
-                return;
-            }
-            if pondering && !self.control.is_pondering() {
-                // After ponderhit the limits count from now, as for the main thread.
-                (start, pondering) = (Instant::now(), false);
-            }
-            let deadline = self.hard.filter(|_| !pondering).map(|h| start + h);
-            if self.control.is_stopped() || deadline.is_some_and(|d| Instant::now() >= d) {
-                self.shared.stop.store(true, Ordering::Relaxed);
-                return;
-            }
-            guard = match deadline {
-                Some(d) => {
-                    let left = d.saturating_duration_since(Instant::now());
-                    let waited = self.control.changed.wait_timeout(guard, left);
-                    waited.unwrap_or_else(PoisonError::into_inner).0
-                }
-                None => self
-                    .control
-                    .changed
-                    .wait(guard)
-                    .unwrap_or_else(PoisonError::into_inner),
-            };
+            best: Some(m),
+            ponder: None,
         }
     }
 }
 
-/// A Lazy SMP helper thread: searches deeper and deeper until told to stop,
-/// filling the shared table. Helpers start at staggered depths so that they
-/// fill the table with different subtrees.
-fn helper(
-    id: usize,
-    shared: &Shared<'_>,
-    root: Vec<RootMove>,
-    pos: &Position,
-    max_depth: i32,
-    weights: [i32; eval::N_FEATURES],
-) {
-    let mut w = Worker::new(id, shared, root);
-    w.weights = weights;
-    let mut depth = 1 + (id % 2) as i32;
-    while depth <= max_depth && !shared.stop.load(Ordering::Relaxed) {
-        w.start_iteration();
-        w.root_search(pos, depth, -INF, INF, 0);
-        depth += 1 + (id % 3 == 2 && depth > 4) as i32;
-    }
-    w.publish_nodes();
-}
-
-/// The main thread's iterative deepening: what it searches and reports.
-struct MainLine<'a> {
-    pos: &'a Position,
-    multipv: usize,
-    start: Instant,
-    tt: &'a Tt,
-}
-
-impl MainLine<'_> {
-    /// Deepens until the depth limit, the soft time limit, a proof of the
-    /// root's value, or a stop; returns the best move and the expected reply.
-    fn deepen(
-        &self,
-        w: &mut Worker<'_>,
-        max_depth: i32,
-        report: &mut dyn FnMut(&Report),
-    ) -> (Move, Option<Move>) {
-        let mut best = (w.root_moves[0].mv, None);
-        for depth in 1..=max_depth {
-            w.start_iteration();
-            let root_proven = self.iterate(w, depth);
-            if !w.stopped {
-                best = (w.root_moves[0].mv, w.root_moves[0].pv.get(1).copied());
-                self.report(w, depth, root_proven, report);
-            }
-            let solved = root_proven && w.root_moves[..self.multipv].iter().all(|r| r.proven);
-            let t = w.time.as_mut().expect("main thread has a clock");
-            if w.stopped || solved || t.soft_passed() {
-                break;
-            }
-        }
-        if w.stopped {
-            // The iteration in progress was cut short: its best move so far
-            // (sorted first) is at least as informed as the last one. The
-            // ponder move must come from that move's own line.
-            best = (w.root_moves[0].mv, w.root_moves[0].pv.get(1).copied());
-        }
-        best
-    }
-
-    /// One iteration over the MultiPV lines; whether the first line's value
-    /// is proved.
-    fn iterate(&self, w: &mut Worker<'_>, depth: i32) -> bool {
-        let mut root_proven = false;
-        for pv_idx in 0..self.multipv {
-            let proven = aspirate(w, self.pos, depth, pv_idx);
-            if w.stopped {
-                break;
-            }
-            if pv_idx == 0 {
-                root_proven = proven;
-            }
-        }
-        root_proven
-    }
-
-    /// Reports the lines of a finished iteration.
-    fn report(
-        &self,
-        w: &Worker<'_>,
-        depth: i32,
-        root_proven: bool,
-        report: &mut dyn FnMut(&Report),
-    ) {
-        w.publish_nodes();
-        let nodes = w.total_nodes();
-        let elapsed = self.start.elapsed();
-        let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64;
-        let hashfull = self.tt.hashfull();
-        for (i, rm) in w.root_moves[..self.multipv].iter().enumerate() {
-            let proven = rm.proven && (i > 0 || root_proven);
-            report(&Report {
-                depth: depth as u32,
-                seldepth: rm.seldepth.max(depth as u32),
-                multipv: i as u32 + 1,
-                score: engine::to_score(rm.score, proven),
-                nodes,
-                nps,
-                hashfull,
-                time: elapsed,
-                pv: complete_line(self.pos, &rm.pv),
-            });
-        }
+/// The single progress line a baseline player reports.
+fn baseline_report(m: Move, start: Instant) -> Report {
+    Report {
+        depth: 1,
+        seldepth: 1,
+        multipv: 1,
+        score: Score::Cp(0),
+        nodes: 1,
+        nps: 0,
+        hashfull: 0,
+        time: start.elapsed(),
+        pv: vec![m],
     }
 }
 
-/// Searches line `pv_idx` at `depth` in an aspiration window around its
-/// last score, widening on a fail; whether the value found is proved.
-fn aspirate(w: &mut Worker<'_>, pos: &Position, depth: i32, pv_idx: usize) -> bool {
-    let prev = w.root_moves[pv_idx].prev_score;
-    let mut delta = 25;
-    let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND {
-        (prev - delta, prev + delta)
+/// The root moves to choose from: the legal moves among `searchmoves`, or
+/// all legal moves when none of them is.
+fn candidates(pos: &Position, searchmoves: &[Move]) -> Vec<Move> {
+    let legal = pos.legal_moves();
+    let moves: Vec<Move> = legal
+        .iter()
+        .copied()
+        .filter(|m| searchmoves.contains(m))
+        .collect();
+    if moves.is_empty() {
+        legal.to_vec()
     } else {
-        (-INF, INF)
-    };
-    loop {
-        let (v, proven) = w.root_search(pos, depth, alpha, beta, pv_idx);
-        if w.stopped {
-            return false;
-        }
-        if v <= alpha && alpha > -INF {
-            alpha = (v - delta).max(-INF);
-        } else if v >= beta && beta < INF {
-            beta = (v + delta).min(INF);
-        } else {
-            return proven;
-        }
-        delta *= 2;
-        if delta > 400 {
-            (alpha, beta) = (-INF, INF);
-        }
+        moves
     }
 }
 

@@ -1,13 +1,14 @@
-//! Time management: how long one move may take, from the clock or `movetime`.
+//! Time management: how long one move may take, from the clock or `movetime`,
+//! and the main thread's checks of that time inside the search ([`TimeCheck`]).
 //!
 //! The search owns its time. It gets a soft budget (do not start another
 //! iteration after about half of it) and a hard limit (stop at once), both
 //! well inside the mover's remaining time less the move overhead, so that it
 //! never loses on time.
 
-use super::{Limits, SearchOptions};
+use crate::{Limits, SearchControl, SearchOptions};
 use grasshopper_rules::{Color, Position, Quadrant};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The time a search may use; `None` fields mean no limit. A `movetime`
 /// search uses all its time (soft = hard).
@@ -86,6 +87,47 @@ pub(crate) fn budget(pos: &Position, limits: &Limits, options: &SearchOptions) -
         b.hard = Some(b.hard.map_or(hard, |h| h.min(hard)));
     }
     b
+}
+
+/// Limits checked inside the tree by the main thread.
+pub(crate) struct TimeCheck<'a> {
+    pub control: &'a SearchControl,
+    /// When time started counting (moved to the ponderhit moment).
+    pub start: Instant,
+    pub was_pondering: bool,
+    pub hard: Option<Duration>,
+    pub soft: Option<Duration>,
+    pub infinite: bool,
+}
+
+impl TimeCheck<'_> {
+    /// Time elapsed since time started counting; zero while pondering.
+    fn elapsed(&mut self) -> Duration {
+        if self.was_pondering {
+            if self.control.is_pondering() {
+                return Duration::ZERO;
+            }
+            self.was_pondering = false;
+            self.start = Instant::now();
+        }
+        self.start.elapsed()
+    }
+
+    fn time_limited(&self) -> bool {
+        !self.infinite && !self.was_pondering
+    }
+
+    /// True when the hard limit has passed.
+    pub fn hard_passed(&mut self) -> bool {
+        let e = self.elapsed();
+        self.time_limited() && self.hard.is_some_and(|h| e >= h)
+    }
+
+    /// True when no new iteration should start.
+    pub fn soft_passed(&mut self) -> bool {
+        let e = self.elapsed();
+        self.time_limited() && self.soft.is_some_and(|s| e >= s)
+    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
-//! The alpha-beta worker: iterative deepening negamax with principal variation
-//! search, aspiration windows, a shared transposition table, killer and
-//! history move ordering and late move reductions.
+//! The alpha-beta worker: one search thread's negamax with principal
+//! variation search, late move reductions, killer and history move ordering
+//! and the shared transposition table. The driver ([`crate::driver`]) runs it
+//! depth after depth, in aspiration windows.
 //!
 //! Scores: a game won at ply `p` from the root is worth `MATE - p` to the
 //! winner; a finished draw is worth 0. Every value comes with a `proven`
@@ -9,11 +10,12 @@
 //! an even-looking position, and what lets proved table entries be trusted at
 //! any depth.
 
-use super::eval::{evaluate_with, N_FEATURES};
-use super::tt::{Bound, Entry, Tt};
-use grasshopper_rules::{Color, Decided, Move, MoveKind, Position};
+use crate::eval::{evaluate_with, N_FEATURES};
+use crate::time::TimeCheck;
+use crate::tt::{Bound, Entry, Tt};
+use grasshopper_rules::{Decided, Move, MoveKind, Position};
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
 
 pub(crate) const MATE: i32 = 30_000;
 /// Values beyond this are mate scores.
@@ -68,47 +70,6 @@ impl Shared<'_> {
     }
 }
 
-/// Limits checked inside the tree by the main thread.
-pub(crate) struct TimeCheck<'a> {
-    pub control: &'a super::SearchControl,
-    /// When time started counting (moved to the ponderhit moment).
-    pub start: Instant,
-    pub was_pondering: bool,
-    pub hard: Option<Duration>,
-    pub soft: Option<Duration>,
-    pub infinite: bool,
-}
-
-impl TimeCheck<'_> {
-    /// Time elapsed since time started counting; zero while pondering.
-    pub fn elapsed(&mut self) -> Duration {
-        if self.was_pondering {
-            if self.control.is_pondering() {
-                return Duration::ZERO;
-            }
-            self.was_pondering = false;
-            self.start = Instant::now();
-        }
-        self.start.elapsed()
-    }
-
-    fn time_limited(&self) -> bool {
-        !self.infinite && !self.was_pondering
-    }
-
-    /// True when the hard limit has passed.
-    pub fn hard_passed(&mut self) -> bool {
-        let e = self.elapsed();
-        self.time_limited() && self.hard.is_some_and(|h| e >= h)
-    }
-
-    /// True when no new iteration should start.
-    pub fn soft_passed(&mut self) -> bool {
-        let e = self.elapsed();
-        self.time_limited() && self.soft.is_some_and(|s| e >= s)
-    }
-}
-
 /// A root move with what the last iterations learnt about it.
 #[derive(Clone, Debug)]
 pub(crate) struct RootMove {
@@ -136,6 +97,27 @@ pub(crate) struct Worker<'a> {
     pub root_moves: Vec<RootMove>,
     /// Evaluation weights (the fitted ones unless an experiment sets others).
     pub weights: [i32; N_FEATURES],
+}
+
+/// A node being searched: its depth, window, distance from the root and
+/// whether it is on the principal variation.
+struct Node {
+    depth: i32,
+    /// The window as the node was entered.
+    alpha: i32,
+    beta: i32,
+    ply: usize,
+    pv_node: bool,
+}
+
+/// The best of a node's moves searched so far.
+struct Best {
+    value: i32,
+    mv: Option<Move>,
+    /// Whether `value` is proven.
+    proven: bool,
+    /// Whether every move searched has a proven value.
+    all_proven: bool,
 }
 
 /// Move ordering scores.
@@ -187,6 +169,9 @@ impl<'a> Worker<'a> {
         self.stopped
     }
 
+    // Inlined into `search`, its one caller, as the compiler chose before
+    // `search` was split: left to itself it now keeps a call per node.
+    #[inline(always)]
     fn order(&self, pos: &Position, moves: &mut [Move], tt_move: Option<Move>, ply: usize) {
         let side = pos.side_to_move().index();
         let mut keyed: [(i32, Move); 96] = [(0, Move::PASS); 96];
@@ -247,20 +232,13 @@ impl<'a> Worker<'a> {
         &mut self,
         pos: &Position,
         depth: i32,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
         ply: usize,
         pv_node: bool,
     ) -> (i32, bool) {
-        self.nodes += 1;
-        if pv_node {
-            self.pv_len[ply] = ply;
-        }
-        if self.check_stop() {
+        if self.enter(ply, pv_node) {
             return (0, false);
-        }
-        if ply > self.seldepth {
-            self.seldepth = ply;
         }
         if let Some(v) = Self::decided(pos, ply) {
             return (v, true);
@@ -274,115 +252,216 @@ impl<'a> Worker<'a> {
             return (0, true);
         }
         if depth <= 0 || ply >= MAX_PLY - 2 {
-            return (
-                evaluate_with(pos, &self.weights).clamp(-MATE_BOUND + 1, MATE_BOUND - 1),
-                false,
-            );
+            return (self.static_value(pos), false);
         }
+        let node = Node {
+            depth,
+            alpha,
+            beta,
+            ply,
+            pv_node,
+        };
+        let tt_move = match self.probe(pos, &moves, &node) {
+            ControlFlow::Break(cut) => return cut,
+            ControlFlow::Continue(tt_move) => tt_move,
+        };
+        self.order(pos, &mut moves, tt_move, ply);
+        match self.search_moves(pos, &moves, &node) {
+            Some(best) => self.store(pos, &node, &best),
+            None => (0, false),
+        }
+    }
 
-        let alpha_orig = alpha;
-        let entry = self.shared.tt.probe(pos);
-        let mut tt_move = None;
-        if let Some(e) = entry {
-            tt_move = e.mv.filter(|m| moves.contains(*m));
-            if !pv_node && (e.proven || e.depth >= depth) {
-                let v = value_from_tt(e.value, ply);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => v >= beta,
-                    Bound::Upper => v <= alpha,
-                };
-                if cut {
-                    return (v, e.proven);
-                }
+    /// Counts a node entered at `ply` and clears its line; whether the
+    /// search must stop.
+    #[inline(always)]
+    fn enter(&mut self, ply: usize, pv_node: bool) -> bool {
+        self.nodes += 1;
+        if pv_node {
+            self.pv_len[ply] = ply;
+        }
+        if self.check_stop() {
+            return true;
+        }
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        false
+    }
+
+    /// The evaluation at the horizon, kept inside the heuristic range.
+    #[inline(always)]
+    fn static_value(&self, pos: &Position) -> i32 {
+        evaluate_with(pos, &self.weights).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// The table's move for `pos` when it is legal here (`Continue`), or the
+    /// table's value when that settles the node (`Break`): an entry proved or
+    /// searched deep enough, whose bound decides against the window. A PV
+    /// node is searched all the same, for its line.
+    #[inline(always)]
+    fn probe(
+        &self,
+        pos: &Position,
+        moves: &[Move],
+        node: &Node,
+    ) -> ControlFlow<(i32, bool), Option<Move>> {
+        let Some(e) = self.shared.tt.probe(pos) else {
+            return ControlFlow::Continue(None);
+        };
+        let tt_move = e.mv.filter(|m| moves.contains(m));
+        if !node.pv_node && (e.proven || e.depth >= node.depth) {
+            let v = value_from_tt(e.value, node.ply);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => v >= node.beta,
+                Bound::Upper => v <= node.alpha,
+            };
+            if cut {
+                return ControlFlow::Break((v, e.proven));
             }
         }
+        ControlFlow::Continue(tt_move)
+    }
 
+    /// Searches the ordered `moves` of a node until one fails high; the
+    /// best of them, or `None` when the search was stopped.
+    #[inline(always)]
+    fn search_moves(&mut self, pos: &Position, moves: &[Move], node: &Node) -> Option<Best> {
+        let ply = node.ply;
         // A forced move (often a pass) costs no depth.
-        let new_depth = if moves.len() == 1 { depth } else { depth - 1 };
-        self.order(pos, &mut moves, tt_move, ply);
-
-        let mut best = -INF;
-        let mut best_move = None;
-        let mut all_proven = true;
-        let mut best_proven = false;
+        let new_depth = if moves.len() == 1 {
+            node.depth
+        } else {
+            node.depth - 1
+        };
+        let mut alpha = node.alpha;
+        let mut best = Best {
+            value: -INF,
+            mv: None,
+            proven: false,
+            all_proven: true,
+        };
         for (i, &m) in moves.iter().enumerate() {
             let mut child = *pos;
             child.play_unchecked(m);
-            if pv_node {
+            if node.pv_node {
                 // A child searched only with a null window leaves no line.
                 self.pv_len[ply + 1] = ply + 1;
             }
-            let (mut v, mut p);
-            if i == 0 {
-                let (cv, cp) = self.search(&child, new_depth, -beta, -alpha, ply + 1, pv_node);
-                v = -cv;
-                p = cp;
-            } else {
-                let r = if depth >= 3 && i >= 3 {
-                    let r = 1 + (i >= 8) as i32 + (depth >= 8 && i >= 12) as i32;
-                    r - pv_node as i32
-                } else {
-                    0
-                };
-                let r = r.min(new_depth - 1).max(0);
-                let (cv, cp) =
-                    self.search(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, false);
-                v = -cv;
-                p = cp;
-                if v > alpha && r > 0 {
-                    let (cv, cp) =
-                        self.search(&child, new_depth, -alpha - 1, -alpha, ply + 1, false);
-                    v = -cv;
-                    p = cp;
-                }
-                if v > alpha && v < beta && pv_node {
-                    let (cv, cp) = self.search(&child, new_depth, -beta, -alpha, ply + 1, true);
-                    v = -cv;
-                    p = cp;
-                }
-            }
+            let (v, p) = self.search_child(&child, i, node, new_depth, alpha);
             if self.stopped {
-                return (0, false);
+                return None;
             }
-            all_proven &= p;
-            if v > best {
-                best = v;
-                best_move = Some(m);
-                best_proven = p;
+            best.all_proven &= p;
+            if v > best.value {
+                best.value = v;
+                best.mv = Some(m);
+                best.proven = p;
                 if v > alpha {
                     alpha = v;
-                    if pv_node {
-                        self.pv[ply][ply] = m;
-                        let (lo, hi) = (ply + 1, self.pv_len[ply + 1]);
-                        let (head, tail) = self.pv.split_at_mut(ply + 1);
-                        head[ply][lo..hi].copy_from_slice(&tail[0][lo..hi]);
-                        self.pv_len[ply] = hi.max(lo);
+                    if node.pv_node {
+                        self.extend_line(ply, m);
                     }
-                    if v >= beta {
-                        if !matches!(m.kind(), MoveKind::BearOff(_)) {
-                            let k = &mut self.killers[ply];
-                            if k[0] != Some(m) {
-                                k[1] = k[0];
-                                k[0] = Some(m);
-                            }
-                            let side = pos.side_to_move().index();
-                            let h = &mut self.history[side * Move::INDEX_COUNT + m.index()];
-                            *h += depth * depth;
-                            if *h > 1 << 20 {
-                                for x in self.history.iter_mut() {
-                                    *x /= 2;
-                                }
-                            }
-                        }
+                    if v >= node.beta {
+                        self.reward_cutoff(pos, m, node.depth, ply);
                         break;
                     }
                 }
             }
         }
-        let bound = if best >= beta {
+        Some(best)
+    }
+
+    /// The value for the mover of the `i`th move, leading to `child`:
+    /// principal variation search, the first move with the whole window and
+    /// the others with a null one (reduced late in the list), searched again
+    /// when they beat `alpha`.
+    #[inline(always)]
+    fn search_child(
+        &mut self,
+        child: &Position,
+        i: usize,
+        node: &Node,
+        new_depth: i32,
+        alpha: i32,
+    ) -> (i32, bool) {
+        let (depth, beta, ply, pv_node) = (node.depth, node.beta, node.ply + 1, node.pv_node);
+        if i == 0 {
+            return self.child_value(child, new_depth, alpha, beta, ply, pv_node);
+        }
+        let r = if depth >= 3 && i >= 3 {
+            let r = 1 + (i >= 8) as i32 + (depth >= 8 && i >= 12) as i32;
+            r - pv_node as i32
+        } else {
+            0
+        };
+        let r = r.min(new_depth - 1).max(0);
+        let mut found = self.child_value(child, new_depth - r, alpha, alpha + 1, ply, false);
+        if found.0 > alpha && r > 0 {
+            found = self.child_value(child, new_depth, alpha, alpha + 1, ply, false);
+        }
+        if found.0 > alpha && found.0 < beta && pv_node {
+            found = self.child_value(child, new_depth, alpha, beta, ply, true);
+        }
+        found
+    }
+
+    /// The value of `child` for its parent's mover, searched in the
+    /// parent's window `(alpha, beta)`.
+    #[inline(always)]
+    fn child_value(
+        &mut self,
+        child: &Position,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> (i32, bool) {
+        let (v, proven) = self.search(child, depth, -beta, -alpha, ply, pv_node);
+        (-v, proven)
+    }
+
+    /// Makes `m` followed by the child's line the line of the node at `ply`.
+    #[inline(always)]
+    fn extend_line(&mut self, ply: usize, m: Move) {
+        self.pv[ply][ply] = m;
+        let (lo, hi) = (ply + 1, self.pv_len[ply + 1]);
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply][lo..hi].copy_from_slice(&tail[0][lo..hi]);
+        self.pv_len[ply] = hi.max(lo);
+    }
+
+    /// Remembers a quiet move that refuted a node: a killer at its ply, and
+    /// history credit for its side (halved all round when it grows large).
+    #[inline(always)]
+    fn reward_cutoff(&mut self, pos: &Position, m: Move, depth: i32, ply: usize) {
+        if matches!(m.kind(), MoveKind::BearOff(_)) {
+            return;
+        }
+        let k = &mut self.killers[ply];
+        if k[0] != Some(m) {
+            k[1] = k[0];
+            k[0] = Some(m);
+        }
+        let side = pos.side_to_move().index();
+        let h = &mut self.history[side * Move::INDEX_COUNT + m.index()];
+        *h += depth * depth;
+        if *h > 1 << 20 {
+            for x in self.history.iter_mut() {
+                *x /= 2;
+            }
+        }
+    }
+
+    /// Stores a searched node in the table; its value and whether that is
+    /// proven.
+    #[inline(always)]
+    fn store(&self, pos: &Position, node: &Node, best: &Best) -> (i32, bool) {
+        let bound = if best.value >= node.beta {
             Bound::Lower
-        } else if best > alpha_orig {
+        } else if best.value > node.alpha {
             Bound::Exact
         } else {
             Bound::Upper
@@ -390,21 +469,21 @@ impl<'a> Worker<'a> {
         // A cutoff is proved by the refuting move alone; anything else needs
         // every move proved.
         let proven = if bound == Bound::Lower {
-            best_proven
+            best.proven
         } else {
-            all_proven
+            best.all_proven
         };
         self.shared.tt.store(
             pos,
             Entry {
-                mv: best_move,
-                value: value_to_tt(best, ply),
-                depth,
+                mv: best.mv,
+                value: value_to_tt(best.value, node.ply),
+                depth: node.depth,
                 bound,
                 proven,
             },
         );
-        (best, proven)
+        (best.value, proven)
     }
 
     /// Searches the root moves from index `first` on. Fills in their scores,
@@ -429,37 +508,26 @@ impl<'a> Worker<'a> {
             let mut child = *pos;
             child.play_unchecked(m);
             self.pv_len[1] = 1;
-            let mut v;
-            let mut p;
-            if i == first {
-                let (cv, cp) = self.search(&child, new_depth, -beta, -alpha, 1, true);
-                v = -cv;
-                p = cp;
+            let (v, p) = if i == first {
+                self.child_value(&child, new_depth, alpha, beta, 1, true)
             } else {
-                let (cv, cp) = self.search(&child, new_depth, -alpha - 1, -alpha, 1, false);
-                v = -cv;
-                p = cp;
-                if v > alpha && v < beta {
-                    let (cv, cp) = self.search(&child, new_depth, -beta, -alpha, 1, true);
-                    v = -cv;
-                    p = cp;
+                // Principal variation search: a null window first.
+                let found = self.child_value(&child, new_depth, alpha, alpha + 1, 1, false);
+                if found.0 > alpha && found.0 < beta {
+                    self.child_value(&child, new_depth, alpha, beta, 1, true)
+                } else {
+                    found
                 }
-            }
+            };
             if self.stopped {
                 break;
             }
             all_proven &= p;
-            let rm = &mut self.root_moves[i];
             if i == first || v > alpha {
-                rm.score = v;
-                rm.proven = p;
-                rm.seldepth = self.seldepth as u32;
-                rm.pv.clear();
-                rm.pv.push(m);
-                rm.pv
-                    .extend_from_slice(&self.pv[1][1..self.pv_len[1].max(1)]);
+                self.record_root_move(i, v, p);
             } else {
                 // Failed low: only a bound, keep it below every real score.
+                let rm = &mut self.root_moves[i];
                 rm.score = -INF;
                 rm.proven = false;
             }
@@ -478,6 +546,19 @@ impl<'a> Worker<'a> {
         (best, all_proven && !self.stopped)
     }
 
+    /// Records root move `i`'s value `v` (proven or not), its selective
+    /// depth and its line: the move, then its reply's line.
+    fn record_root_move(&mut self, i: usize, v: i32, proven: bool) {
+        let rm = &mut self.root_moves[i];
+        rm.score = v;
+        rm.proven = proven;
+        rm.seldepth = self.seldepth as u32;
+        rm.pv.clear();
+        rm.pv.push(rm.mv);
+        rm.pv
+            .extend_from_slice(&self.pv[1][1..self.pv_len[1].max(1)]);
+    }
+
     /// Resets scores before a new iteration (keeps the order).
     pub fn start_iteration(&mut self) {
         for rm in &mut self.root_moves {
@@ -494,34 +575,5 @@ impl<'a> Worker<'a> {
     /// Nodes searched by all threads, as last published.
     pub fn total_nodes(&self) -> u64 {
         self.shared.total_nodes()
-    }
-}
-
-/// Converts an internal value to a protocol score. `proven_draw` says whether
-/// a value of 0 is a proof.
-pub(crate) fn to_score(v: i32, proven: bool) -> super::Score {
-    use super::Score;
-    if v > MATE_BOUND {
-        let plies = MATE - v;
-        Score::Mate((plies + 1) / 2)
-    } else if v < -MATE_BOUND {
-        let plies = MATE + v;
-        Score::Mate(-(plies / 2).max(1))
-    } else if v == 0 && proven {
-        Score::Draw
-    } else {
-        Score::Cp(v)
-    }
-}
-
-/// Which colour a score favours, for tests and tools.
-#[allow(dead_code)]
-pub(crate) fn winner_of(side: Color, v: i32) -> Option<Color> {
-    if v > MATE_BOUND {
-        Some(side)
-    } else if v < -MATE_BOUND {
-        Some(side.opposite())
-    } else {
-        None
     }
 }
