@@ -66,7 +66,35 @@ impl Engine {
 
     /// The exact value of `pos` if it lies in `[alpha, beta]`, else a bound
     /// on the side it fell (fail-soft). `ply` is the distance from the root.
-    pub(crate) fn ab(&mut self, pos: &Position, mut alpha: i32, mut beta: i32, ply: i32) -> i32 {
+    pub(crate) fn ab(&mut self, pos: &Position, alpha: i32, beta: i32, ply: i32) -> i32 {
+        self.count_visit();
+        if let Some(s) = self.known(pos, ply) {
+            return s;
+        }
+        let (alpha, beta) = match narrow(pos, alpha, beta, ply) {
+            Ok(w) => w,
+            Err(s) => return s,
+        };
+        let key = pos.canonical_key();
+        let (alpha, beta, tt_move) = match self.probe_tt(key, alpha, beta, ply) {
+            Ok(w) => w,
+            Err(s) => return s,
+        };
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            // Not won and nobody can act: a draw (docs/rules/RULES.md 12).
+            return 0;
+        }
+        let before = self.counts.visited;
+        let (best, best_i) = self.search_moves(pos, &moves, tt_move, alpha, beta, ply);
+        let work = 64 - (self.counts.visited - before).leading_zeros();
+        self.record(key, best, (alpha, beta), ply, best_i, work);
+        best
+    }
+
+    /// Counts a visited position, with a log line every 2^26 of them.
+    #[inline(always)]
+    fn count_visit(&mut self) {
         self.counts.visited += 1;
         if self.counts.visited & ((1 << 26) - 1) == 0 {
             log::info!(
@@ -76,71 +104,62 @@ impl Engine {
                 self.tt.replaced()
             );
         }
+    }
+
+    /// The score of `pos` when known without searching: decided within two
+    /// plies, or in the endgame tables.
+    #[inline(always)]
+    fn known(&mut self, pos: &Position, ply: i32) -> Option<i32> {
         match pos.decided() {
-            Some(Decided::WinsNow) => return BIG - ply - 1,
-            Some(lost) => return -(BIG - ply - lost.plies() as i32),
+            Some(Decided::WinsNow) => return Some(BIG - ply - 1),
+            Some(lost) => return Some(-(BIG - ply - lost.plies() as i32)),
             None => {}
         }
+        let t = self.tables.as_ref()?;
+        let p = t.probe(pos)?;
+        self.counts.table_hits += 1;
+        Some(p.score_at(ply))
+    }
+
+    /// The window narrowed by the transposition table's bounds on `key`,
+    /// with its move; `Err` with the score when the bounds settle the node.
+    #[inline(always)]
+    fn probe_tt(
+        &self,
+        key: u128,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: i32,
+    ) -> Result<(i32, i32, Option<u8>), i32> {
+        let Some(b) = self.tt.probe(key) else {
+            return Ok((alpha, beta, None));
+        };
+        let (lo, hi) = (from_tt(b.lo, ply), from_tt(b.hi, ply));
+        if lo >= beta || lo == hi {
+            return Err(lo);
+        }
+        if hi <= alpha {
+            return Err(hi);
+        }
+        alpha = alpha.max(lo);
+        beta = beta.min(hi);
+        Ok((alpha, beta, b.best))
+    }
+
+    /// Searches the moves of `pos` (best guess first) in `[alpha, beta]`:
+    /// the best score (fail-soft) and the index of its move.
+    #[inline(always)]
+    fn search_moves(
+        &mut self,
+        pos: &Position,
+        moves: &[Move],
+        tt_move: Option<u8>,
+        mut alpha: i32,
+        beta: i32,
+        ply: i32,
+    ) -> (i32, u8) {
         let me = pos.side_to_move();
-        if let Some(t) = &self.tables {
-            if let Some(p) = t.probe(pos) {
-                self.counts.table_hits += 1;
-                return p.score_at(ply);
-            }
-        }
-        // Nobody loses before the opponent's next move, and without an
-        // immediate win the soonest win is three plies away.
-        let floor = -(BIG - ply - 2);
-        let ceil = BIG - ply - 3;
-        if alpha < floor {
-            alpha = floor;
-            if alpha >= beta {
-                return alpha;
-            }
-        }
-        if beta > ceil {
-            beta = ceil;
-            if alpha >= beta {
-                return beta;
-            }
-        }
-        // A player who cannot score as often as a win needs can at best
-        // draw: scoring twice in succession takes two more walls, or one
-        // after scoring last (docs/rules/RULES.md 11), and walls take two checkers.
-        if !pos.can_still_win(me.opposite()) && alpha < 0 {
-            alpha = 0;
-            if alpha >= beta {
-                return alpha;
-            }
-        }
-        if !pos.can_still_win(me) && beta > 0 {
-            beta = 0;
-            if alpha >= beta {
-                return beta;
-            }
-        }
-        let key = pos.canonical_key();
-        let mut tt_move = None;
-        if let Some(b) = self.tt.probe(key) {
-            let (lo, hi) = (from_tt(b.lo, ply), from_tt(b.hi, ply));
-            if lo >= beta || lo == hi {
-                return lo;
-            }
-            if hi <= alpha {
-                return hi;
-            }
-            alpha = alpha.max(lo);
-            beta = beta.min(hi);
-            tt_move = b.best;
-        }
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            // Not won and nobody can act: a draw (docs/rules/RULES.md 12).
-            return 0;
-        }
-        let order = self.order(pos, &moves, tt_move);
-        let before = self.counts.visited;
-        let alpha0 = alpha;
+        let order = self.order(pos, moves, tt_move);
         let mut best = -BIG - 1;
         let mut best_i = 0u8;
         for (n, &i) in order[..moves.len()].iter().enumerate() {
@@ -172,6 +191,22 @@ impl Engine {
                 }
             }
         }
+        (best, best_i)
+    }
+
+    /// Stores what the search of `key` in `window` proved: `best` is exact
+    /// inside the window, a lower bound above it, an upper bound below.
+    #[inline(always)]
+    fn record(
+        &mut self,
+        key: u128,
+        best: i32,
+        window: (i32, i32),
+        ply: i32,
+        best_i: u8,
+        work: u32,
+    ) {
+        let (alpha0, beta) = window;
         let (lo, hi) = if best >= beta {
             (best, BIG)
         } else if best <= alpha0 {
@@ -179,7 +214,6 @@ impl Engine {
         } else {
             (best, best)
         };
-        let work = 64 - (self.counts.visited - before).leading_zeros();
         self.tt.store(
             key,
             Bounds {
@@ -189,7 +223,6 @@ impl Engine {
             },
             work,
         );
-        best
     }
 
     /// Indices into `moves`, best guess first: the table's move, bear-offs,
@@ -221,4 +254,45 @@ impl Engine {
         }
         idx
     }
+}
+
+/// The window narrowed by what the position guarantees (no loss before the
+/// opponent's next move, no win sooner than three plies, at best a draw
+/// for a player who cannot win any more); `Err` with the score when the
+/// window closes.
+#[inline(always)]
+fn narrow(pos: &Position, mut alpha: i32, mut beta: i32, ply: i32) -> Result<(i32, i32), i32> {
+    let me = pos.side_to_move();
+    // Nobody loses before the opponent's next move, and without an
+    // immediate win the soonest win is three plies away.
+    let floor = -(BIG - ply - 2);
+    let ceil = BIG - ply - 3;
+    if alpha < floor {
+        alpha = floor;
+        if alpha >= beta {
+            return Err(alpha);
+        }
+    }
+    if beta > ceil {
+        beta = ceil;
+        if alpha >= beta {
+            return Err(beta);
+        }
+    }
+    // A player who cannot score as often as a win needs can at best
+    // draw: scoring twice in succession takes two more walls, or one
+    // after scoring last (docs/rules/RULES.md 11), and walls take two checkers.
+    if !pos.can_still_win(me.opposite()) && alpha < 0 {
+        alpha = 0;
+        if alpha >= beta {
+            return Err(alpha);
+        }
+    }
+    if !pos.can_still_win(me) && beta > 0 {
+        beta = 0;
+        if alpha >= beta {
+            return Err(beta);
+        }
+    }
+    Ok((alpha, beta))
 }

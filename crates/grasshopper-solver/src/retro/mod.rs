@@ -277,10 +277,19 @@ fn solve_item(store: &Store, halves: &[Arc<Half>], item: (usize, usize, u64, u64
     }
 }
 
+/// What the sweep's main thread asks between work items. One value answers
+/// both questions, so that both can write to the same log.
+trait SweepHost {
+    /// Whether to checkpoint or stop, at slice level `level`.
+    fn pause(&mut self, level: u8) -> Pause;
+    /// Writes a checkpoint resuming at `at`.
+    fn checkpoint(&mut self, at: Resume) -> Result<(), RetroError>;
+}
+
 /// Solves the halves of one unit (already inserted in `store`, with every
 /// successor unit) from `from` down to slice level 0. Every 5 ms the main
-/// thread asks `pause` (with the current level) whether to checkpoint or
-/// stop; a checkpoint is written by `checkpoint` while the workers go on:
+/// thread asks `host.pause` (with the current level) whether to checkpoint
+/// or stop; a checkpoint is written by `host.checkpoint` while the workers go on:
 /// the items before the resume point are complete, and items after it that
 /// are written already hold their final values (recomputing them on resume
 /// stores the same bits again). Returns true when stopped.
@@ -290,8 +299,7 @@ fn sweep(
     from: Resume,
     threads: usize,
     progress: &Progress,
-    mut pause: impl FnMut(u8) -> Pause,
-    mut checkpoint: impl FnMut(Resume) -> Result<(), RetroError>,
+    host: &mut impl SweepHost,
 ) -> Result<bool, RetroError> {
     let threads = threads.max(1);
     for level in (0..=from.level).rev() {
@@ -336,10 +344,10 @@ fn sweep(
             };
             while finished.load(Ordering::Acquire) < threads {
                 std::thread::sleep(Duration::from_millis(5));
-                match pause(level) {
+                match host.pause(level) {
                     Pause::Continue => {}
                     Pause::Checkpoint => {
-                        if let Err(e) = checkpoint(watermark(&mut mark)) {
+                        if let Err(e) = host.checkpoint(watermark(&mut mark)) {
                             result = Err(e);
                             stop.store(true, Ordering::Relaxed);
                         }
@@ -350,7 +358,7 @@ fn sweep(
                             std::thread::sleep(Duration::from_millis(5));
                         }
                         let at = watermark(&mut mark);
-                        result = checkpoint(at).map(|()| true);
+                        result = host.checkpoint(at).map(|()| true);
                     }
                 }
             }
@@ -398,6 +406,156 @@ fn fmt_secs(s: f64) -> String {
     format!("{}h{:02}m{:02}s", s / 3600, s / 60 % 60, s % 60)
 }
 
+/// The units of a run (scheduling): every unit of the game in solving
+/// order, their sizes, and the indices of those this run solves.
+struct Plan {
+    all: Vec<HalfKey>,
+    sizes: Vec<u64>,
+    todo: Vec<usize>,
+    todo_positions: u64,
+}
+
+/// A unit ready to sweep: its halves (empty or from a checkpoint), where
+/// the sweep starts, and the positions already done at that point.
+struct UnitStart {
+    halves: Vec<Arc<Half>>,
+    from: Resume,
+    resumed: u64,
+}
+
+/// The run's clock for the progress lines: its start, the positions its
+/// workers computed, and those of the units it finished.
+struct RunClock {
+    start: Instant,
+    progress: Progress,
+    before: u64,
+}
+
+/// Positions of `halves` already done when a sweep starts at `from`: every
+/// slice above its level and the items of its level before its item.
+fn resumed_positions(halves: &[Arc<Half>], from: Resume) -> u64 {
+    halves
+        .iter()
+        .flat_map(|h| h.layout.slices.iter())
+        .filter(|s| s.level > from.level)
+        .map(|s| s.size)
+        .sum::<u64>()
+        + items_of(halves, from.level)
+            .iter()
+            .take(from.item as usize)
+            .map(|it| it.3 - it.2)
+            .sum::<u64>()
+}
+
+/// Writes a solved unit's file, removes its checkpoint, and returns its
+/// census (uncomputed, wins, draws, losses; the first must be 0).
+fn finish_unit(
+    dir: &Path,
+    unit: HalfKey,
+    refs: &[&Half],
+    ckpt: &Path,
+) -> Result<[u64; 4], RetroError> {
+    let path = unit_path(dir, unit, "wdl");
+    store::write_unit(&path, refs, store::COMPLETE)?;
+    if ckpt.exists() {
+        std::fs::remove_file(ckpt).map_err(|e| RetroError::Io(ckpt.to_path_buf(), e))?;
+    }
+    let census = census(refs);
+    assert_eq!(census[0], 0, "unit {unit:?} has uncomputed entries");
+    Ok(census)
+}
+
+/// Census of a unit: its entries by code (uncomputed, wins, draws, losses).
+fn census(halves: &[&Half]) -> [u64; 4] {
+    let mut census = [0u64; 4];
+    for h in halves {
+        let c = h.census();
+        for j in 0..4 {
+            census[j] += c[j];
+        }
+    }
+    census
+}
+
+/// Watches one unit's sweep: writes the progress lines and the
+/// checkpoints, and says when to checkpoint or stop.
+struct UnitWatch<'s> {
+    log: &'s mut dyn Write,
+    options: &'s RetroOptions,
+    clock: &'s RunClock,
+    /// The unit's place in the run (from 0) and the run's number of units.
+    step: usize,
+    steps: usize,
+    unit_positions: u64,
+    todo_positions: u64,
+    /// Positions of the unit done before this run (at its checkpoint).
+    resumed: u64,
+    last_ckpt: Instant,
+    last_line: Instant,
+    /// A stop was asked: go on until the workers have finished.
+    stopping: bool,
+    ckpt: &'s Path,
+    refs: &'s [&'s Half],
+}
+
+impl UnitWatch<'_> {
+    /// Progress: one line on the unit and the run, at slice level `level`.
+    fn progress_line(&mut self, level: u8) {
+        let clock = self.clock;
+        let done = clock.progress.done.load(Ordering::Relaxed);
+        let rate = done as f64 / clock.start.elapsed().as_secs_f64().max(1e-9);
+        let in_unit = done - clock.before + self.resumed;
+        let left = self.todo_positions.saturating_sub(done + self.resumed);
+        let _ = writeln!(
+            self.log,
+            "retro: unit {}/{} slice level {level}: {:.1}% of unit, {:.3e}/{:.3e} positions this run, {:.3e} pos/s, unit ETA {}, total ETA {}",
+            self.step + 1,
+            self.steps,
+            100.0 * in_unit as f64 / self.unit_positions.max(1) as f64,
+            done as f64,
+            self.todo_positions as f64,
+            rate,
+            fmt_secs((self.unit_positions.saturating_sub(in_unit)) as f64 / rate),
+            fmt_secs(left as f64 / rate),
+        );
+    }
+}
+
+impl SweepHost for UnitWatch<'_> {
+    fn pause(&mut self, level: u8) -> Pause {
+        if self.last_line.elapsed() >= self.options.progress_every {
+            self.last_line = Instant::now();
+            self.progress_line(level);
+        }
+        if self.stopping {
+            Pause::Continue
+        } else if self
+            .options
+            .stop_after
+            .is_some_and(|d| self.clock.start.elapsed() >= d)
+        {
+            self.stopping = true;
+            Pause::Stop
+        } else if self.last_ckpt.elapsed() >= self.options.checkpoint_every {
+            self.last_ckpt = Instant::now();
+            Pause::Checkpoint
+        } else {
+            Pause::Continue
+        }
+    }
+
+    fn checkpoint(&mut self, at: Resume) -> Result<(), RetroError> {
+        let t = Instant::now();
+        store::write_unit(self.ckpt, self.refs, at.encode())?;
+        let _ = writeln!(
+            self.log,
+            "retro: checkpoint at {at:?} written in {:.1} s",
+            t.elapsed().as_secs_f64()
+        );
+        Ok(())
+    }
+}
+
 impl<'a> Retro<'a> {
     pub fn new(n: u8, dir: &Path, options: RetroOptions, log: &'a mut dyn Write) -> Retro<'a> {
         Retro {
@@ -431,13 +589,45 @@ impl<'a> Retro<'a> {
     /// Solves every unit not complete on disk (up to the level limit).
     pub fn run(&mut self) -> Result<RetroSummary, RetroError> {
         std::fs::create_dir_all(&self.dir).map_err(|e| RetroError::Io(self.dir.clone(), e))?;
-        let all = units(self.n);
-        let sizes: Vec<u64> = all.iter().map(|&u| unit_size(u)).collect();
+        let plan = self.plan();
         let mut sum = RetroSummary {
-            units: all.len(),
-            positions: sizes.iter().sum(),
+            units: plan.all.len(),
+            positions: plan.sizes.iter().sum(),
             ..Default::default()
         };
+        let _ = writeln!(
+            self.log,
+            "retro: N={} units {} positions {} ({} bytes at 2 bits); to solve: {} units, {} positions",
+            self.n,
+            plan.all.len(),
+            sum.positions,
+            sum.positions.div_ceil(4),
+            plan.todo.len(),
+            plan.todo_positions
+        );
+        let mut clock = RunClock {
+            start: Instant::now(),
+            progress: Progress {
+                done: AtomicU64::new(0),
+            },
+            before: 0,
+        };
+        for step in 0..plan.todo.len() {
+            if !self.solve_unit(&plan, step, &mut clock, &mut sum)? {
+                sum.interrupted = true;
+                break;
+            }
+        }
+        self.count_on_disk(&plan, &mut sum);
+        Ok(sum)
+    }
+
+    /// Scheduling: the units of the game in solving order, and those of
+    /// them this run solves (within the options' level limits and shard,
+    /// and not complete on disk).
+    fn plan(&self) -> Plan {
+        let all = units(self.n);
+        let sizes: Vec<u64> = all.iter().map(|&u| unit_size(u)).collect();
         let o = &self.options;
         let todo: Vec<usize> = (0..all.len())
             .filter(|&i| {
@@ -447,183 +637,152 @@ impl<'a> Retro<'a> {
                     && !unit_path(&self.dir, all[i], "wdl").exists()
             })
             .collect();
-        let todo_positions: u64 = todo.iter().map(|&i| sizes[i]).sum();
+        let todo_positions = todo.iter().map(|&i| sizes[i]).sum();
+        Plan {
+            all,
+            sizes,
+            todo,
+            todo_positions,
+        }
+    }
+
+    /// Solves the `step`-th unit of the plan (from its checkpoint if there
+    /// is one), writes it and adds its census to `sum`. Returns false when
+    /// the run stopped in it (`stop_after`), leaving a checkpoint.
+    fn solve_unit(
+        &mut self,
+        plan: &Plan,
+        step: usize,
+        clock: &mut RunClock,
+        sum: &mut RetroSummary,
+    ) -> Result<bool, RetroError> {
+        let i = plan.todo[step];
+        let unit = plan.all[i];
+        let needed = self.hold_successors(unit)?;
+        let ckpt = unit_path(&self.dir, unit, "ckpt");
+        let UnitStart {
+            halves,
+            from,
+            resumed,
+        } = self.start_unit(unit, &ckpt)?;
+        for h in &halves {
+            self.store.insert(h.clone());
+        }
         let _ = writeln!(
             self.log,
-            "retro: N={} units {} positions {} ({} bytes at 2 bits); to solve: {} units, {} positions",
-            self.n,
-            all.len(),
-            sum.positions,
-            sum.positions.div_ceil(4),
-            todo.len(),
-            todo_positions
+            "retro: unit {}/{} {:?} level {} positions {} (successors {:?}, in memory {} MiB)",
+            step + 1,
+            plan.todo.len(),
+            unit,
+            unit.level(),
+            plan.sizes[i],
+            needed,
+            self.store.bytes() >> 20
         );
-        let start = Instant::now();
-        let progress = Progress {
-            done: AtomicU64::new(0),
+        let unit_start = Instant::now();
+        let refs: Vec<&Half> = halves.iter().map(|h| h.as_ref()).collect();
+        let mut watch = UnitWatch {
+            log: &mut *self.log,
+            options: &self.options,
+            clock: &*clock,
+            step,
+            steps: plan.todo.len(),
+            unit_positions: plan.sizes[i],
+            todo_positions: plan.todo_positions,
+            resumed,
+            last_ckpt: Instant::now(),
+            last_line: Instant::now(),
+            stopping: false,
+            ckpt: &ckpt,
+            refs: &refs,
         };
-        let mut before = 0u64; // positions of the units finished by this run
-        for (step, &i) in todo.iter().enumerate() {
-            let unit = all[i];
-            // Hold exactly the successors (and nothing else) besides the unit.
-            let needed = successors(unit);
-            for k in self.store.keys() {
-                if !needed.contains(&unit_of(k)) {
-                    self.store.remove(k);
-                }
-            }
-            for &s in &needed {
-                self.load(s)?;
-            }
-            let ckpt = unit_path(&self.dir, unit, "ckpt");
-            let (halves, from) = if ckpt.exists() {
-                let (h, next) = store::read_unit(&ckpt, unit)?;
-                let from = Resume::decode(next);
-                let _ = writeln!(self.log, "retro: resuming {ckpt:?} at {from:?}");
-                (h, from)
-            } else {
-                let h: Vec<Half> = halves_of(unit).into_iter().map(Half::empty).collect();
-                let top = h
-                    .iter()
-                    .flat_map(|h| h.layout.slices.iter().map(|s| s.level))
-                    .max()
-                    .unwrap_or(0);
-                (
-                    h,
-                    Resume {
-                        level: top,
-                        item: 0,
-                    },
-                )
-            };
-            let halves: Vec<Arc<Half>> = halves.into_iter().map(Arc::new).collect();
-            // Positions already done at the checkpoint count as done.
-            let resumed: u64 = halves
-                .iter()
-                .flat_map(|h| h.layout.slices.iter())
-                .filter(|s| s.level > from.level)
-                .map(|s| s.size)
-                .sum::<u64>()
-                + items_of(&halves, from.level)
-                    .iter()
-                    .take(from.item as usize)
-                    .map(|it| it.3 - it.2)
-                    .sum::<u64>();
-            for h in &halves {
-                self.store.insert(h.clone());
-            }
-            let _ = writeln!(
-                self.log,
-                "retro: unit {}/{} {:?} level {} positions {} (successors {:?}, in memory {} MiB)",
-                step + 1,
-                todo.len(),
-                unit,
-                unit.level(),
-                sizes[i],
-                needed,
-                self.store.bytes() >> 20
-            );
-            let unit_start = Instant::now();
-            let mut last_ckpt = Instant::now();
-            let mut last_line = Instant::now();
-            let every = self.options.checkpoint_every;
-            let progress_every = self.options.progress_every;
-            let stop_after = self.options.stop_after;
-            let log = &mut *self.log;
-            let refs: Vec<&Half> = halves.iter().map(|h| h.as_ref()).collect();
-            let unit_positions = sizes[i];
-            let mut stopping = false;
-            let interrupted = sweep(
-                &self.store,
-                &halves,
-                from,
-                self.options.threads,
-                &progress,
-                |level| {
-                    if last_line.elapsed() >= progress_every {
-                        last_line = Instant::now();
-                        let done = progress.done.load(Ordering::Relaxed);
-                        let rate = done as f64 / start.elapsed().as_secs_f64().max(1e-9);
-                        let in_unit = done - before + resumed;
-                        let left = todo_positions.saturating_sub(done + resumed);
-                        let _ = writeln!(
-                            log,
-                            "retro: unit {}/{} slice level {level}: {:.1}% of unit, {:.3e}/{:.3e} positions this run, {:.3e} pos/s, unit ETA {}, total ETA {}",
-                            step + 1,
-                            todo.len(),
-                            100.0 * in_unit as f64 / unit_positions.max(1) as f64,
-                            done as f64,
-                            todo_positions as f64,
-                            rate,
-                            fmt_secs((unit_positions.saturating_sub(in_unit)) as f64 / rate),
-                            fmt_secs(left as f64 / rate),
-                        );
-                    }
-                    if stopping {
-                        Pause::Continue
-                    } else if stop_after.is_some_and(|d| start.elapsed() >= d) {
-                        stopping = true;
-                        Pause::Stop
-                    } else if last_ckpt.elapsed() >= every {
-                        last_ckpt = Instant::now();
-                        Pause::Checkpoint
-                    } else {
-                        Pause::Continue
-                    }
-                },
-                |at| {
-                    let t = Instant::now();
-                    store::write_unit(&ckpt, &refs, at.encode())?;
-                    let _ = writeln!(
-                        std::io::stderr(),
-                        "retro: checkpoint at {at:?} written in {:.1} s",
-                        t.elapsed().as_secs_f64()
-                    );
-                    Ok(())
-                },
-            )?;
-            if interrupted {
-                let _ = writeln!(self.log, "retro: stopped; checkpoint {ckpt:?} written");
-                sum.interrupted = true;
-                break;
-            }
-            let path = unit_path(&self.dir, unit, "wdl");
-            store::write_unit(&path, &refs, store::COMPLETE)?;
-            if ckpt.exists() {
-                std::fs::remove_file(&ckpt).map_err(|e| RetroError::Io(ckpt.clone(), e))?;
-            }
-            let mut census = [0u64; 4];
-            for h in &halves {
-                let c = h.census();
-                for j in 0..4 {
-                    census[j] += c[j];
-                }
-            }
-            assert_eq!(census[0], 0, "unit {unit:?} has uncomputed entries");
-            for j in 0..3 {
-                sum.wdl[j] += census[j + 1];
-            }
-            before += sizes[i] - resumed;
-            sum.computed += sizes[i] - resumed;
-            let _ = writeln!(
-                self.log,
-                "retro: unit {:?} done in {}: wins {} draws {} losses {}",
-                unit,
-                fmt_secs(unit_start.elapsed().as_secs_f64()),
-                census[1],
-                census[2],
-                census[3]
-            );
+        let interrupted = sweep(
+            &self.store,
+            &halves,
+            from,
+            self.options.threads,
+            &clock.progress,
+            &mut watch,
+        )?;
+        if interrupted {
+            let _ = writeln!(self.log, "retro: stopped; checkpoint {ckpt:?} written");
+            return Ok(false);
         }
-        for (i, &u) in all.iter().enumerate() {
+        let census = finish_unit(&self.dir, unit, &refs, &ckpt)?;
+        for j in 0..3 {
+            sum.wdl[j] += census[j + 1];
+        }
+        clock.before += plan.sizes[i] - resumed;
+        sum.computed += plan.sizes[i] - resumed;
+        let _ = writeln!(
+            self.log,
+            "retro: unit {:?} done in {}: wins {} draws {} losses {}",
+            unit,
+            fmt_secs(unit_start.elapsed().as_secs_f64()),
+            census[1],
+            census[2],
+            census[3]
+        );
+        Ok(true)
+    }
+
+    /// Eviction: holds exactly the successors of `unit` in the store (and
+    /// nothing else), loading those not held yet. Returns the successors.
+    fn hold_successors(&mut self, unit: HalfKey) -> Result<Vec<HalfKey>, RetroError> {
+        let needed = successors(unit);
+        for k in self.store.keys() {
+            if !needed.contains(&unit_of(k)) {
+                self.store.remove(k);
+            }
+        }
+        for &s in &needed {
+            self.load(s)?;
+        }
+        Ok(needed)
+    }
+
+    /// Checkpoints: the halves of `unit` from its checkpoint file `ckpt`
+    /// when there is one, else empty from the highest slice level.
+    fn start_unit(&mut self, unit: HalfKey, ckpt: &Path) -> Result<UnitStart, RetroError> {
+        let (halves, from) = if ckpt.exists() {
+            let (h, next) = store::read_unit(ckpt, unit)?;
+            let from = Resume::decode(next);
+            let _ = writeln!(self.log, "retro: resuming {ckpt:?} at {from:?}");
+            (h, from)
+        } else {
+            let h: Vec<Half> = halves_of(unit).into_iter().map(Half::empty).collect();
+            let top = h
+                .iter()
+                .flat_map(|h| h.layout.slices.iter().map(|s| s.level))
+                .max()
+                .unwrap_or(0);
+            (
+                h,
+                Resume {
+                    level: top,
+                    item: 0,
+                },
+            )
+        };
+        let halves: Vec<Arc<Half>> = halves.into_iter().map(Arc::new).collect();
+        let resumed = resumed_positions(&halves, from);
+        Ok(UnitStart {
+            halves,
+            from,
+            resumed,
+        })
+    }
+
+    /// The units complete on disk, their positions and bytes, into `sum`.
+    fn count_on_disk(&self, plan: &Plan, sum: &mut RetroSummary) {
+        for (i, &u) in plan.all.iter().enumerate() {
             let p = unit_path(&self.dir, u, "wdl");
             if let Ok(m) = std::fs::metadata(&p) {
                 sum.complete += 1;
-                sum.positions_complete += sizes[i];
+                sum.positions_complete += plan.sizes[i];
                 sum.disk_bytes += m.len();
             }
         }
-        Ok(sum)
     }
 
     /// The value of `pos` for the side to move from the tables on disk

@@ -184,3 +184,19 @@ fn the_minimax_check_values_every_reachable_two_checker_position_alike() {
     assert!(r.mismatches.is_empty(), "{:?}", &r.mismatches[..1]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_checkpoint_is_reported_to_the_callers_log_not_to_stderr() {
+    // Given a run stopped at its first chance (it writes a checkpoint)
+    let dir = temp_dir("ckpt_log");
+    let mut log = Vec::new();
+    let o = RetroOptions {
+        stop_after: Some(Duration::ZERO),
+        ..options(6)
+    };
+    assert!(Retro::new(4, &dir, o, &mut log).run().unwrap().interrupted);
+    // Then the checkpoint's line is in the log the caller gave.
+    let text = String::from_utf8(log).unwrap();
+    assert!(text.contains("retro: checkpoint at "), "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
