@@ -317,7 +317,7 @@ fn grasshopper_game(args: &RunArgs, seed: u64) -> Result<(Grasshopper, usize), M
         Some(path) => {
             let text =
                 std::fs::read_to_string(path).map_err(|e| MatchError::Io(path.clone(), e))?;
-            Openings::List(parse_openings(&text).map_err(|e| MatchError::Records(path.clone(), e))?)
+            Openings::List(parse_openings(&text).map_err(|e| MatchError::Records(path.clone(), e.to_string()))?)
         }
         None => Openings::Random {
             checkers: args.checkers,

@@ -15,7 +15,7 @@ mod referee;
 mod table;
 mod token;
 
-pub use table::{player_of, side_of, Due, Event, Table};
+pub use table::{player_of, side_of, ApplyError, Due, Event, Table};
 pub use token::{CubeAction, Roll, Turn};
 
 use engine_client::Engine;
@@ -182,7 +182,7 @@ impl Game for Backgammon {
     }
 
     fn replay(opening: &Setup, moves: &[Turn]) -> Result<Replayed, String> {
-        let table = replay(opening, moves)?;
+        let table = replay(opening, moves).map_err(|e| e.to_string())?;
         Ok(match table.1 {
             Due::Over(r) => Replayed::Over(r),
             due => Replayed::Ongoing {
@@ -223,12 +223,26 @@ impl Game for Backgammon {
     }
 }
 
+/// Why a record's moves do not replay: the first turn that does not apply.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("turn {turn} ({text}): {error}")]
+pub struct ReplayError {
+    /// The turn's number, from 1.
+    pub turn: usize,
+    /// The turn as the record writes it.
+    pub text: String,
+    pub error: ApplyError,
+}
+
 /// The table after `moves` from `opening`, and what is due then.
-pub fn replay(opening: &Setup, moves: &[Turn]) -> Result<(Table, Due), String> {
+pub fn replay(opening: &Setup, moves: &[Turn]) -> Result<(Table, Due), ReplayError> {
     let mut t = Table::new(*opening);
     for (i, m) in moves.iter().enumerate() {
-        t.apply(m)
-            .map_err(|e| format!("turn {} ({m}): {e}", i + 1))?;
+        t.apply(m).map_err(|error| ReplayError {
+            turn: i + 1,
+            text: m.to_string(),
+            error,
+        })?;
     }
     let due = t.due();
     Ok((t, due))
