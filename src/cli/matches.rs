@@ -7,8 +7,8 @@
 use match_backgammon::{Backgammon, Setup};
 use match_grasshopper::{parse_openings, Grasshopper, Openings};
 use match_runner::{
-    EngineSpec, MatchError, MatchOutcome, MatchSettings, MergeSettings, NoProgress, Proto,
-    ProgressSink, Schedule, Shard, Sprt, TimeControl,
+    EngineSpec, MatchError, MatchOutcome, MatchSettings, MergeSettings, NoProgress, ProgressSink,
+    Proto, Schedule, Shard, Sprt, TimeControl,
 };
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -317,7 +317,10 @@ fn grasshopper_game(args: &RunArgs, seed: u64) -> Result<(Grasshopper, usize), M
         Some(path) => {
             let text =
                 std::fs::read_to_string(path).map_err(|e| MatchError::Io(path.clone(), e))?;
-            Openings::List(parse_openings(&text).map_err(|e| MatchError::Records(path.clone(), e.to_string()))?)
+            Openings::List(
+                parse_openings(&text)
+                    .map_err(|e| MatchError::Records(path.clone(), e.to_string()))?,
+            )
         }
         None => Openings::Random {
             checkers: args.checkers,

@@ -181,8 +181,10 @@ impl Game for Backgammon {
         referee::Referee::new(engines, *opening, s, self.max_turns).play()
     }
 
-    fn replay(opening: &Setup, moves: &[Turn]) -> Result<Replayed, String> {
-        let table = replay(opening, moves).map_err(|e| e.to_string())?;
+    type ReplayError = ReplayError;
+
+    fn replay(opening: &Setup, moves: &[Turn]) -> Result<Replayed, ReplayError> {
+        let table = replay(opening, moves)?;
         Ok(match table.1 {
             Due::Over(r) => Replayed::Over(r),
             due => Replayed::Ongoing {
@@ -252,7 +254,7 @@ pub fn replay(opening: &Setup, moves: &[Turn]) -> Result<(Table, Due), ReplayErr
 mod tests {
     use super::*;
     use match_runner::outcome::Termination;
-    use match_runner::records::parse_records;
+    use match_runner::records::{self, parse_records};
 
     /// A runner game played out on the table: the first legal move each
     /// turn, a double at turn `double_at` (taken).
@@ -323,7 +325,9 @@ mod tests {
             true => GameResult::points(3, 1),
             false => GameResult::points(1, 3),
         };
-        assert!(wrong.replay().unwrap_err().contains("the moves end in"));
+        let e = wrong.replay().unwrap_err();
+        assert!(matches!(e, records::ReplayError::OtherResult { .. }), "{e}");
+        assert!(e.to_string().contains("the moves end in"));
     }
 
     #[test]
@@ -346,7 +350,12 @@ mod tests {
         assert!(g.replay().is_ok(), "{g}");
         // A backgammon at cube 2 is 6; a plain win is not the forfeit's value.
         g.result = GameResult::win_for(loser.opposite());
-        assert!(g.replay().unwrap_err().contains("should be a loss"), "{g}");
+        let e = g.replay().unwrap_err();
+        assert!(
+            matches!(e, records::ReplayError::NotTheMoversLoss { .. }),
+            "{g}"
+        );
+        assert!(e.to_string().contains("should be a loss"), "{g}");
     }
 
     #[test]

@@ -27,6 +27,16 @@ pub enum Openings {
     Random { checkers: u8, plies: u32, seed: u64 },
 }
 
+/// The first illegal ply of a record's moves.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("ply {ply}: {mv} is illegal: {error}")]
+pub struct IllegalPly {
+    /// The ply's number, from 1.
+    pub ply: usize,
+    pub mv: Move,
+    pub error: grasshopper_rules::IllegalMove,
+}
+
 /// Why an openings file was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum OpeningsError {
@@ -134,12 +144,16 @@ impl Game for Grasshopper {
         Referee::new(engines, *opening, s).play()
     }
 
-    fn replay(opening: &Position, moves: &[Move]) -> Result<Replayed, String> {
+    type ReplayError = IllegalPly;
+
+    fn replay(opening: &Position, moves: &[Move]) -> Result<Replayed, IllegalPly> {
         let mut pos = *opening;
         for (i, &m) in moves.iter().enumerate() {
-            pos = pos
-                .play(m)
-                .map_err(|e| format!("ply {}: {m} is illegal: {e}", i + 1))?;
+            pos = pos.play(m).map_err(|error| IllegalPly {
+                ply: i + 1,
+                mv: m,
+                error,
+            })?;
         }
         Ok(match pos.outcome() {
             Outcome::Win(c) => Replayed::Over(GameResult::win_for(side_of(c))),

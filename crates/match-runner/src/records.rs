@@ -110,21 +110,20 @@ impl<G: Game> GameRecord<G> {
     /// Replays the moves from the opening and checks that they are legal and
     /// lead to the recorded result (for normal terminations) or to a position
     /// where the game was still going (for forfeits).
-    pub fn replay(&self) -> Result<Replayed, String> {
-        let replayed = G::replay(&self.opening, &self.moves)?;
+    pub fn replay(&self) -> Result<Replayed, ReplayError<G::ReplayError>> {
+        let replayed = G::replay(&self.opening, &self.moves).map_err(ReplayError::Moves)?;
         match (self.termination, replayed) {
-            (Termination::Normal, Replayed::Over(want)) if want != self.result => Err(format!(
-                "the moves end in {want}, but the record says {}",
-                self.result
-            )),
-            (Termination::Normal, Replayed::Ongoing { .. }) => Err(format!(
-                "termination normal, but the game is not over after {} plies",
-                self.moves.len()
-            )),
+            (Termination::Normal, Replayed::Over(want)) if want != self.result => {
+                Err(ReplayError::OtherResult {
+                    want,
+                    recorded: self.result,
+                })
+            }
+            (Termination::Normal, Replayed::Ongoing { .. }) => Err(ReplayError::NotOver {
+                plies: self.moves.len(),
+            }),
             (Termination::Normal, _) => Ok(replayed),
-            (t, Replayed::Over(_)) => Err(format!(
-                "termination {t}, but the game was already over by the rules"
-            )),
+            (t, Replayed::Over(_)) => Err(ReplayError::AlreadyOver(t)),
             (t, Replayed::Ongoing { to_move }) => {
                 // Mid-game, only the side to move can misbehave (the other
                 // engine is idle); before the first move either may fail to start.
@@ -132,17 +131,48 @@ impl<G: Game> GameRecord<G> {
                 let either =
                     self.moves.is_empty() && Side::ALL.iter().any(|&s| self.result == forfeit(s));
                 if !either && self.result != forfeit(to_move) {
-                    return Err(format!(
-                        "termination {t} should be a loss for {}, who was to move, \
-                         but the record says {}",
-                        to_move.capitalised().to_lowercase(),
-                        self.result
-                    ));
+                    return Err(ReplayError::NotTheMoversLoss {
+                        termination: t,
+                        to_move,
+                        recorded: self.result,
+                    });
                 }
                 Ok(replayed)
             }
         }
     }
+}
+
+/// Why a record does not replay to what it says: an illegal move (`E`, the
+/// game's own error), or moves that do not lead to its result.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReplayError<E> {
+    /// A move is illegal.
+    #[error("{0}")]
+    Moves(E),
+    /// The moves end the game with another result.
+    #[error("the moves end in {want}, but the record says {recorded}")]
+    OtherResult {
+        want: GameResult,
+        recorded: GameResult,
+    },
+    /// A normal termination where the game is still going.
+    #[error("termination normal, but the game is not over after {plies} plies")]
+    NotOver { plies: usize },
+    /// An abnormal termination after the rules had ended the game.
+    #[error("termination {0}, but the game was already over by the rules")]
+    AlreadyOver(Termination),
+    /// A forfeit scored against the side that was not to move.
+    #[error(
+        "termination {termination} should be a loss for {}, who was to move, \
+         but the record says {recorded}",
+        to_move.capitalised().to_lowercase()
+    )]
+    NotTheMoversLoss {
+        termination: Termination,
+        to_move: Side,
+        recorded: GameResult,
+    },
 }
 
 /// Why a records file could not be read.
