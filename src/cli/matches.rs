@@ -1,13 +1,16 @@
 //! The `match` subcommand's command line: clap's view of the match
 //! runner's settings, turned into [`MatchSettings`] and the game: a
 //! [`Grasshopper`] game with its openings, or [`Backgammon`] (money games
-//! or N-point matches from seeded dice).
+//! or N-point matches from seeded dice). The runner returns its report and
+//! hands over its progress lines; this module prints both.
 
 use match_backgammon::{Backgammon, Setup};
 use match_grasshopper::{parse_openings, Grasshopper, Openings};
 use match_runner::{
-    EngineSpec, MatchError, MatchSettings, MergeSettings, Proto, Schedule, Shard, Sprt, TimeControl,
+    EngineSpec, MatchError, MatchOutcome, MatchSettings, MergeSettings, NoProgress, ProgressSink,
+    Proto, Schedule, Shard, Sprt, TimeControl,
 };
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -215,6 +218,13 @@ pub struct MergeArgs {
 /// Runs `grasshopper match ...`; `seed` (the global `--seed`, default 1)
 /// seeds the random openings and the backgammon dice.
 pub fn run(args: MatchArgs, seed: u64) -> Result<(), MatchError> {
+    let outcome = outcome(args, seed)?;
+    print!("{}", outcome.report);
+    Ok(())
+}
+
+/// Plays the match (or merges the shards) that `args` ask for.
+fn outcome(args: MatchArgs, seed: u64) -> Result<MatchOutcome, MatchError> {
     match args.command {
         Some(MatchCommand::Merge(m)) => {
             let game = m.game;
@@ -227,13 +237,15 @@ pub fn run(args: MatchArgs, seed: u64) -> Result<(), MatchError> {
         None => match args.run.game {
             GameChoice::Grasshopper => {
                 let (game, default_rounds) = grasshopper_game(&args.run, seed)?;
+                let mut progress = progress_sink(args.run.quiet);
                 let settings = match_settings(args.run, default_rounds, Proto::Ugi)?;
-                match_runner::run_match(game, settings)
+                match_runner::run_match(game, settings, progress.as_mut())
             }
             GameChoice::Backgammon => {
                 let game = backgammon_game(&args.run, seed)?;
+                let mut progress = progress_sink(args.run.quiet);
                 let settings = match_settings(args.run, 10, Proto::Ubgi)?;
-                match_runner::run_match(game, settings)
+                match_runner::run_match(game, settings, progress.as_mut())
             }
         },
     }
@@ -305,7 +317,10 @@ fn grasshopper_game(args: &RunArgs, seed: u64) -> Result<(Grasshopper, usize), M
         Some(path) => {
             let text =
                 std::fs::read_to_string(path).map_err(|e| MatchError::Io(path.clone(), e))?;
-            Openings::List(parse_openings(&text).map_err(|e| MatchError::Records(path.clone(), e))?)
+            Openings::List(
+                parse_openings(&text)
+                    .map_err(|e| MatchError::Records(path.clone(), e.to_string()))?,
+            )
         }
         None => Openings::Random {
             checkers: args.checkers,
@@ -359,7 +374,6 @@ fn match_settings(
         pgn: args.pgn,
         resume: args.resume,
         json: args.json,
-        quiet: args.quiet,
         shard: args.shard,
         event: args.event,
         transcripts: args.backgammon.mat,
@@ -374,4 +388,39 @@ fn merge_settings(args: MergeArgs) -> Result<MergeSettings, MatchError> {
         sprt: parse_sprt(&args.sprt)?,
         transcripts: args.mat,
     })
+}
+
+/// The progress line's sink: stderr, or nothing with `--quiet`.
+fn progress_sink(quiet: bool) -> Box<dyn ProgressSink> {
+    if quiet {
+        Box::new(NoProgress)
+    } else {
+        Box::new(StderrProgress {
+            tty: std::io::stderr().is_terminal(),
+        })
+    }
+}
+
+/// The live progress line on stderr: rewritten in place on a terminal, one
+/// line per update otherwise (logs stay readable).
+struct StderrProgress {
+    tty: bool,
+}
+
+impl ProgressSink for StderrProgress {
+    fn show(&mut self, line: &str) {
+        let mut err = std::io::stderr().lock();
+        let _ = if self.tty {
+            write!(err, "\r{line}\x1b[K")
+        } else {
+            writeln!(err, "{line}")
+        };
+        let _ = err.flush();
+    }
+
+    fn finish(&mut self) {
+        if self.tty {
+            eprintln!();
+        }
+    }
 }

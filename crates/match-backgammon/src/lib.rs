@@ -15,7 +15,7 @@ mod referee;
 mod table;
 mod token;
 
-pub use table::{player_of, side_of, Due, Event, Table};
+pub use table::{player_of, side_of, ApplyError, Due, Event, Table};
 pub use token::{CubeAction, Roll, Turn};
 
 use engine_client::Engine;
@@ -181,7 +181,9 @@ impl Game for Backgammon {
         referee::Referee::new(engines, *opening, s, self.max_turns).play()
     }
 
-    fn replay(opening: &Setup, moves: &[Turn]) -> Result<Replayed, String> {
+    type ReplayError = ReplayError;
+
+    fn replay(opening: &Setup, moves: &[Turn]) -> Result<Replayed, ReplayError> {
         let table = replay(opening, moves)?;
         Ok(match table.1 {
             Due::Over(r) => Replayed::Over(r),
@@ -223,12 +225,26 @@ impl Game for Backgammon {
     }
 }
 
+/// Why a record's moves do not replay: the first turn that does not apply.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("turn {turn} ({text}): {error}")]
+pub struct ReplayError {
+    /// The turn's number, from 1.
+    pub turn: usize,
+    /// The turn as the record writes it.
+    pub text: String,
+    pub error: ApplyError,
+}
+
 /// The table after `moves` from `opening`, and what is due then.
-pub fn replay(opening: &Setup, moves: &[Turn]) -> Result<(Table, Due), String> {
+pub fn replay(opening: &Setup, moves: &[Turn]) -> Result<(Table, Due), ReplayError> {
     let mut t = Table::new(*opening);
     for (i, m) in moves.iter().enumerate() {
-        t.apply(m)
-            .map_err(|e| format!("turn {} ({m}): {e}", i + 1))?;
+        t.apply(m).map_err(|error| ReplayError {
+            turn: i + 1,
+            text: m.to_string(),
+            error,
+        })?;
     }
     let due = t.due();
     Ok((t, due))
@@ -238,7 +254,7 @@ pub fn replay(opening: &Setup, moves: &[Turn]) -> Result<(Table, Due), String> {
 mod tests {
     use super::*;
     use match_runner::outcome::Termination;
-    use match_runner::records::parse_records;
+    use match_runner::records::{self, parse_records};
 
     /// A runner game played out on the table: the first legal move each
     /// turn, a double at turn `double_at` (taken).
@@ -309,7 +325,9 @@ mod tests {
             true => GameResult::points(3, 1),
             false => GameResult::points(1, 3),
         };
-        assert!(wrong.replay().unwrap_err().contains("the moves end in"));
+        let e = wrong.replay().unwrap_err();
+        assert!(matches!(e, records::ReplayError::OtherResult { .. }), "{e}");
+        assert!(e.to_string().contains("the moves end in"));
     }
 
     #[test]
@@ -332,7 +350,12 @@ mod tests {
         assert!(g.replay().is_ok(), "{g}");
         // A backgammon at cube 2 is 6; a plain win is not the forfeit's value.
         g.result = GameResult::win_for(loser.opposite());
-        assert!(g.replay().unwrap_err().contains("should be a loss"), "{g}");
+        let e = g.replay().unwrap_err();
+        assert!(
+            matches!(e, records::ReplayError::NotTheMoversLoss { .. }),
+            "{g}"
+        );
+        assert!(e.to_string().contains("should be a loss"), "{g}");
     }
 
     #[test]

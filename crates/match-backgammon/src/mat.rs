@@ -8,7 +8,7 @@
 //! ` Doubles => 2`, ` Takes`, ` Drops`, and `Wins n point(s)`.
 
 use crate::table::Event;
-use crate::{replay, Backgammon};
+use crate::{replay, Backgammon, ReplayError};
 use backgammon_rules::{Board, Dice, Move, Point, Side as BoardSide};
 use match_runner::game::GameRecord;
 use match_runner::outcome::Side;
@@ -61,7 +61,7 @@ fn points(n: u32) -> String {
 }
 
 /// The record as a .mat file, or why its moves do not replay.
-pub fn write(record: &GameRecord<Backgammon>) -> Result<String, String> {
+pub fn write(record: &GameRecord<Backgammon>) -> Result<String, ReplayError> {
     let (table, _) = replay(&record.opening, &record.moves)?;
     let names = [name(&record.white), name(&record.black)];
     let mut out = String::new();

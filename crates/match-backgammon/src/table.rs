@@ -352,17 +352,17 @@ impl Table {
     }
 
     /// Applies a record's turn, or says why it cannot be.
-    pub fn apply(&mut self, turn: &Turn) -> Result<(), String> {
+    pub fn apply(&mut self, turn: &Turn) -> Result<(), ApplyError> {
         let due = self.due();
         if turn.cube != CubeAction::None {
             if !matches!(due, Due::Cube(_)) {
-                return Err(format!("doubles, but {}", describe(due)));
+                return Err(ApplyError::DoubleOutOfTurn(due));
             }
-            self.double().map_err(|e| e.to_string())?;
+            self.double().map_err(ApplyError::Game)?;
             match turn.cube {
                 CubeAction::Offered => return Ok(()),
-                CubeAction::Taken => self.take().map_err(|e| e.to_string())?,
-                CubeAction::Dropped => return self.drop().map_err(|e| e.to_string()),
+                CubeAction::Taken => self.take().map_err(ApplyError::Game)?,
+                CubeAction::Dropped => return self.drop().map_err(ApplyError::Game),
                 CubeAction::None => unreachable!(),
             }
         }
@@ -378,16 +378,33 @@ impl Table {
         };
         match due {
             Due::Move(_, dice) if dice == roll.dice => {
-                self.play(&roll.play).map_err(|e| e.to_string())?;
+                self.play(&roll.play).map_err(ApplyError::Game)?;
                 Ok(())
             }
-            Due::Move(_, dice) => Err(format!(
-                "rolls {}, but the dice of this match give {dice}",
-                roll.dice
-            )),
-            due => Err(format!("moves, but {}", describe(due))),
+            Due::Move(_, dice) => Err(ApplyError::WrongDice {
+                rolled: roll.dice,
+                due: dice,
+            }),
+            due => Err(ApplyError::MoveOutOfTurn(due)),
         }
     }
+}
+
+/// Why a record's turn does not apply to the table.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ApplyError {
+    /// The turn doubles when no cube decision is due.
+    #[error("doubles, but {}", describe(*.0))]
+    DoubleOutOfTurn(Due),
+    /// The turn moves when no move is due.
+    #[error("moves, but {}", describe(*.0))]
+    MoveOutOfTurn(Due),
+    /// The turn's roll is not the one the match's dice give.
+    #[error("rolls {rolled}, but the dice of this match give {due}")]
+    WrongDice { rolled: Dice, due: Dice },
+    /// The rules refuse the cube action or the move.
+    #[error("{0}")]
+    Game(GameError),
 }
 
 /// A due decision in words.
@@ -483,10 +500,9 @@ mod tests {
         let roll = first.roll.as_mut().unwrap();
         let (a, b) = roll.dice.values();
         roll.dice = Dice::new(7 - a, 7 - b).unwrap();
-        assert!(wrong
-            .apply(&first)
-            .unwrap_err()
-            .contains("the dice of this match give"));
+        let e = wrong.apply(&first).unwrap_err();
+        assert!(matches!(e, ApplyError::WrongDice { .. }));
+        assert!(e.to_string().contains("the dice of this match give"));
     }
 
     #[test]

@@ -27,26 +27,55 @@ pub enum Openings {
     Random { checkers: u8, plies: u32, seed: u64 },
 }
 
+/// The first illegal ply of a record's moves.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("ply {ply}: {mv} is illegal: {error}")]
+pub struct IllegalPly {
+    /// The ply's number, from 1.
+    pub ply: usize,
+    pub mv: Move,
+    pub error: grasshopper_rules::IllegalMove,
+}
+
+/// Why an openings file was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OpeningsError {
+    /// Line `line` is not a position string.
+    #[error("line {line}: {error}")]
+    BadPosition {
+        line: usize,
+        error: grasshopper_rules::ParsePositionError,
+    },
+    /// Line `line` holds a position where the game is over.
+    #[error("line {line}: \"{text}\" is a finished game, not an opening")]
+    Finished { line: usize, text: String },
+    /// Only blank lines and comments.
+    #[error("no positions in the openings file")]
+    Empty,
+}
+
 /// Reads an openings file: one position string a line; blank lines and lines
 /// starting with `#` are skipped. Finished positions are refused.
-pub fn parse_openings(text: &str) -> Result<Vec<Position>, String> {
+pub fn parse_openings(text: &str) -> Result<Vec<Position>, OpeningsError> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let pos: Position = line.parse().map_err(|e| format!("line {}: {e}", i + 1))?;
+        let pos: Position = line
+            .parse()
+            .map_err(|error| OpeningsError::BadPosition { line: i + 1, error })?;
         if pos.is_game_over() {
-            return Err(format!(
-                "line {}: \"{line}\" is a finished game, not an opening",
-                i + 1
-            ));
+            return Err(OpeningsError::Finished {
+                line: i + 1,
+                text: line.to_string(),
+            });
         }
         out.push(pos);
     }
     if out.is_empty() {
-        return Err("no positions in the openings file".to_string());
+        return Err(OpeningsError::Empty);
     }
     Ok(out)
 }
@@ -115,12 +144,16 @@ impl Game for Grasshopper {
         Referee::new(engines, *opening, s).play()
     }
 
-    fn replay(opening: &Position, moves: &[Move]) -> Result<Replayed, String> {
+    type ReplayError = IllegalPly;
+
+    fn replay(opening: &Position, moves: &[Move]) -> Result<Replayed, IllegalPly> {
         let mut pos = *opening;
         for (i, &m) in moves.iter().enumerate() {
-            pos = pos
-                .play(m)
-                .map_err(|e| format!("ply {}: {m} is illegal: {e}", i + 1))?;
+            pos = pos.play(m).map_err(|error| IllegalPly {
+                ply: i + 1,
+                mv: m,
+                error,
+            })?;
         }
         Ok(match pos.outcome() {
             Outcome::Win(c) => Replayed::Over(GameResult::win_for(side_of(c))),
@@ -336,9 +369,15 @@ mod tests {
         let text = "# openings\n\n....../....../....../...... w 14 14 0-0 -\nw...../....../....../...... b 13 14 0-0 -\n";
         assert_eq!(parse_openings(text).unwrap().len(), 2);
         let e = parse_openings("# x\nnot a position\n").unwrap_err();
-        assert!(e.starts_with("line 2:"), "{e}");
-        let e = parse_openings("....../....../....../...... w 0 0 1-1 b1\n").unwrap_err();
-        assert!(e.contains("finished game"), "{e}");
-        assert!(parse_openings("# only comments\n").is_err());
+        assert!(matches!(e, OpeningsError::BadPosition { line: 2, .. }));
+        assert!(e.to_string().starts_with("line 2:"), "{e}");
+        let finished = "....../....../....../...... w 0 0 1-1 b1";
+        let e = parse_openings(&format!("{finished}\n")).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("line 1: \"{finished}\" is a finished game, not an opening")
+        );
+        let e = parse_openings("# only comments\n").unwrap_err();
+        assert_eq!(e.to_string(), "no positions in the openings file");
     }
 }

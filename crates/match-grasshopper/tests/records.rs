@@ -5,7 +5,7 @@
 
 use grasshopper_rules::{Color, Move, Outcome, Position};
 use match_grasshopper::Grasshopper;
-use match_runner::records::{Parsed, RecordError};
+use match_runner::records::{Parsed, RecordError, ReplayError};
 use match_runner::{parse_record_bytes, GameResult, Replayed, Side, Termination};
 
 type GameRecord = match_runner::GameRecord<Grasshopper>;
@@ -198,5 +198,16 @@ fn replay_catches_a_wrong_result() {
     );
     assert_eq!(won.replay().unwrap(), Replayed::Over(GameResult::Draw));
     won.result = GameResult::WhiteWins;
-    assert!(won.replay().unwrap_err().contains("end in 1/2-1/2"));
+    let e = won.replay().unwrap_err();
+    assert_eq!(
+        e,
+        ReplayError::OtherResult {
+            want: GameResult::Draw,
+            recorded: GameResult::WhiteWins
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "the moves end in 1/2-1/2, but the record says 1-0"
+    );
 }

@@ -46,8 +46,12 @@ pub trait Game: Sized + Send + Sync + 'static {
         settings: &GameSettings,
     ) -> Played<Self::Move>;
 
+    /// Why a record's moves do not replay (which one is illegal, and why).
+    type ReplayError: std::error::Error + Send + Sync + 'static;
+
     /// Replays `moves` from `opening`, or says which one is illegal and why.
-    fn replay(opening: &Self::Opening, moves: &[Self::Move]) -> Result<Replayed, String>;
+    fn replay(opening: &Self::Opening, moves: &[Self::Move])
+        -> Result<Replayed, Self::ReplayError>;
 
     /// The protocols the referee speaks; the first is the default.
     const PROTOCOLS: &'static [Proto] = &[Proto::Ugi, Proto::Uci];

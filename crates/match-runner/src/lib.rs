@@ -25,8 +25,10 @@
 //! assert!(elo.los > 0.99);
 //! ```
 //!
-//! A match is [`run_match`] with [`MatchSettings`] and a [`Game`]; the
-//! binary's `grasshopper match` builds both from its command line.
+//! A match is [`run_match`] with [`MatchSettings`], a [`Game`] and a
+//! [`ProgressSink`]; it returns a [`MatchOutcome`] holding the report. The
+//! binary's `grasshopper match` builds the inputs from its command line and
+//! prints the report and progress: this crate writes nothing to the terminal.
 
 pub mod clock;
 pub mod game;
@@ -42,7 +44,7 @@ pub mod turn;
 pub use game::{Game, GameRecord, GameSettings, Replayed, Scoring};
 pub use outcome::{GameResult, Played, Side, Termination};
 pub use records::{parse_record_bytes, parse_records};
-pub use runner::{merge, run_match};
+pub use runner::{merge, run_match, MatchOutcome, NoProgress, ProgressSink};
 pub use spec::{EngineSpec, Proto, Schedule, Shard, SpecError, TimeControl};
 pub use stats::{EloEstimate, Pentanomial, PointsEstimate, PointsTally, Sprt, Trinomial};
 pub use summary::{Scored, Tally};
@@ -77,8 +79,6 @@ pub struct MatchSettings {
     pub resume: bool,
     /// Where to write the JSON summary.
     pub json: Option<PathBuf>,
-    /// No progress line.
-    pub quiet: bool,
     /// Play only this shard of the pairs.
     pub shard: Option<Shard>,
     /// The records' Event tag.

@@ -11,6 +11,7 @@ use super::game::{Game, GameRecord, Replayed};
 use super::outcome::{GameResult, Side, Termination};
 use super::summary::Scored;
 use std::fmt;
+use std::str::FromStr;
 
 fn escape(s: &str) -> String {
     s.replace('\\', "\\\\").replace('"', "\\\"")
@@ -109,21 +110,20 @@ impl<G: Game> GameRecord<G> {
     /// Replays the moves from the opening and checks that they are legal and
     /// lead to the recorded result (for normal terminations) or to a position
     /// where the game was still going (for forfeits).
-    pub fn replay(&self) -> Result<Replayed, String> {
-        let replayed = G::replay(&self.opening, &self.moves)?;
+    pub fn replay(&self) -> Result<Replayed, ReplayError<G::ReplayError>> {
+        let replayed = G::replay(&self.opening, &self.moves).map_err(ReplayError::Moves)?;
         match (self.termination, replayed) {
-            (Termination::Normal, Replayed::Over(want)) if want != self.result => Err(format!(
-                "the moves end in {want}, but the record says {}",
-                self.result
-            )),
-            (Termination::Normal, Replayed::Ongoing { .. }) => Err(format!(
-                "termination normal, but the game is not over after {} plies",
-                self.moves.len()
-            )),
+            (Termination::Normal, Replayed::Over(want)) if want != self.result => {
+                Err(ReplayError::OtherResult {
+                    want,
+                    recorded: self.result,
+                })
+            }
+            (Termination::Normal, Replayed::Ongoing { .. }) => Err(ReplayError::NotOver {
+                plies: self.moves.len(),
+            }),
             (Termination::Normal, _) => Ok(replayed),
-            (t, Replayed::Over(_)) => Err(format!(
-                "termination {t}, but the game was already over by the rules"
-            )),
+            (t, Replayed::Over(_)) => Err(ReplayError::AlreadyOver(t)),
             (t, Replayed::Ongoing { to_move }) => {
                 // Mid-game, only the side to move can misbehave (the other
                 // engine is idle); before the first move either may fail to start.
@@ -131,17 +131,48 @@ impl<G: Game> GameRecord<G> {
                 let either =
                     self.moves.is_empty() && Side::ALL.iter().any(|&s| self.result == forfeit(s));
                 if !either && self.result != forfeit(to_move) {
-                    return Err(format!(
-                        "termination {t} should be a loss for {}, who was to move, \
-                         but the record says {}",
-                        to_move.capitalised().to_lowercase(),
-                        self.result
-                    ));
+                    return Err(ReplayError::NotTheMoversLoss {
+                        termination: t,
+                        to_move,
+                        recorded: self.result,
+                    });
                 }
                 Ok(replayed)
             }
         }
     }
+}
+
+/// Why a record does not replay to what it says: an illegal move (`E`, the
+/// game's own error), or moves that do not lead to its result.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReplayError<E> {
+    /// A move is illegal.
+    #[error("{0}")]
+    Moves(E),
+    /// The moves end the game with another result.
+    #[error("the moves end in {want}, but the record says {recorded}")]
+    OtherResult {
+        want: GameResult,
+        recorded: GameResult,
+    },
+    /// A normal termination where the game is still going.
+    #[error("termination normal, but the game is not over after {plies} plies")]
+    NotOver { plies: usize },
+    /// An abnormal termination after the rules had ended the game.
+    #[error("termination {0}, but the game was already over by the rules")]
+    AlreadyOver(Termination),
+    /// A forfeit scored against the side that was not to move.
+    #[error(
+        "termination {termination} should be a loss for {}, who was to move, \
+         but the record says {recorded}",
+        to_move.capitalised().to_lowercase()
+    )]
+    NotTheMoversLoss {
+        termination: Termination,
+        to_move: Side,
+        recorded: GameResult,
+    },
 }
 
 /// Why a records file could not be read.
@@ -302,48 +333,90 @@ fn parse_tag(line: &str) -> Option<(String, String)> {
     Some((name.to_string(), unescape(value)))
 }
 
-fn build<G: Game>(
-    tags: &[(String, String, usize)],
-    movetext: &str,
+/// The tags of one record, each with its line, for looking up by name.
+struct Tags<'a> {
+    tags: &'a [(String, String, usize)],
+    /// The record's first line, where a missing tag is reported.
     start: usize,
-) -> Result<GameRecord<G>, RecordError> {
-    let err = |line: usize, message: String| RecordError { line, message };
-    let get = |name: &str| -> Result<(&str, usize), RecordError> {
-        tags.iter()
+}
+
+impl<'a> Tags<'a> {
+    /// The value and line of tag `name`, which the record must have.
+    fn get(&self, name: &str) -> Result<(&'a str, usize), RecordError> {
+        self.tags
+            .iter()
             .find(|(n, _, _)| n == name)
             .map(|(_, v, l)| (v.as_str(), *l))
-            .ok_or_else(|| err(start, format!("record has no {name} tag")))
-    };
-    let (round, round_line) = get("Round")?;
-    let (pair, game) = round
+            .ok_or_else(|| err(self.start, format!("record has no {name} tag")))
+    }
+
+    /// The value of tag `name`, empty when the record has none.
+    fn text(&self, name: &str) -> String {
+        self.get(name)
+            .map(|(v, _)| v.to_string())
+            .unwrap_or_default()
+    }
+
+    /// Tag `name` parsed, a failure reported at its line as `message` says.
+    fn parse<T>(
+        &self,
+        name: &str,
+        message: impl Fn(&str, String) -> String,
+    ) -> Result<(T, usize), RecordError>
+    where
+        T: FromStr,
+        T::Err: fmt::Display,
+    {
+        let (value, line) = self.get(name)?;
+        let parsed = value
+            .parse()
+            .map_err(|e: T::Err| err(line, message(value, e.to_string())))?;
+        Ok((parsed, line))
+    }
+
+    /// The line the move text starts on (after the blank line under the tags).
+    fn moves_line(&self) -> usize {
+        self.tags.last().map(|t| t.2 + 2).unwrap_or(self.start)
+    }
+}
+
+fn err(line: usize, message: String) -> RecordError {
+    RecordError { line, message }
+}
+
+/// The pair (0-based) and game (1 or 2) of the Round tag, `PAIR.GAME`.
+fn parse_round(tags: &Tags) -> Result<(usize, u8), RecordError> {
+    let (round, round_line) = tags.get("Round")?;
+    round
         .split_once('.')
         .and_then(|(p, g)| Some((p.parse::<usize>().ok()?, g.parse::<u8>().ok()?)))
         .filter(|&(p, g)| p >= 1 && (g == 1 || g == 2))
+        .map(|(p, g)| (p - 1, g))
         .ok_or_else(|| {
             err(
                 round_line,
                 format!("bad Round \"{round}\": expected PAIR.GAME, e.g. 12.1 or 12.2"),
             )
-        })?;
-    let (result, l) = get("Result")?;
-    let result: GameResult = result.parse().map_err(|e| err(l, e))?;
-    let (fen, l) = get("FEN")?;
-    let opening: G::Opening = fen.parse().map_err(|e| err(l, format!("bad FEN: {e}")))?;
-    let (term, l) = get("Termination")?;
-    let termination: Termination = term.parse().map_err(|e| err(l, e))?;
-    let (plies, plies_line) = get("Plies")?;
-    let plies: usize = plies.parse().map_err(|_| {
-        err(
-            plies_line,
-            format!("bad Plies \"{plies}\": expected a number"),
-        )
-    })?;
-    let moves_line = tags.last().map(|t| t.2 + 2).unwrap_or(start);
-    // Words of the move text, with {comments} as single items.
-    let mut moves = Vec::new();
-    // Comments, each with the number of moves before it.
-    let mut comments: Vec<(usize, String)> = Vec::new();
-    let mut ended = None;
+        })
+}
+
+/// The move text read word by word: the moves, the comments (each with the
+/// number of moves before it) and the result it ends with.
+struct Movetext<M> {
+    moves: Vec<M>,
+    comments: Vec<(usize, String)>,
+    ended: Option<GameResult>,
+}
+
+/// Reads the move text (which starts on line `line`, where its errors are
+/// reported): move numbers are skipped, `{comments}` kept whole, and
+/// nothing may follow the result.
+fn parse_movetext<G: Game>(movetext: &str, line: usize) -> Result<Movetext<G::Move>, RecordError> {
+    let mut text = Movetext {
+        moves: Vec::new(),
+        comments: Vec::new(),
+        ended: None,
+    };
     let mut rest = movetext;
     loop {
         rest = rest.trim_start();
@@ -353,44 +426,61 @@ fn build<G: Game>(
         if let Some(after) = rest.strip_prefix('{') {
             let close = after
                 .find('}')
-                .ok_or_else(|| err(moves_line, "unclosed comment in the moves".to_string()))?;
-            // A `{` inside is dropped, as the writer drops it from notes:
-            // the record then writes back as it reads.
-            comments.push((
-                moves.len(),
-                after[..close]
-                    .replace('{', "")
-                    .split_whitespace()
-                    .collect::<Vec<_>>()
-                    .join(" "),
-            ));
+                .ok_or_else(|| err(line, "unclosed comment in the moves".to_string()))?;
+            text.comments
+                .push((text.moves.len(), comment(&after[..close])));
             rest = &after[close + 1..];
             continue;
         }
         let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
         let word = &rest[..end];
         rest = &rest[end..];
-        if ended.is_some() {
-            return Err(err(moves_line, format!("\"{word}\" after the result")));
+        if text.ended.is_some() {
+            return Err(err(line, format!("\"{word}\" after the result")));
         }
         if let Ok(r) = word.parse::<GameResult>() {
-            ended = Some(r);
+            text.ended = Some(r);
             continue;
         }
-        if word.ends_with('.')
-            && word
-                .trim_end_matches('.')
-                .bytes()
-                .all(|b| b.is_ascii_digit())
-        {
+        if is_move_number(word) {
             continue;
         }
         let m = word
             .parse::<G::Move>()
-            .map_err(|e| err(moves_line, e.to_string()))?;
-        moves.push(m);
+            .map_err(|e| err(line, e.to_string()))?;
+        text.moves.push(m);
     }
-    let Some(ended) = ended else {
+    Ok(text)
+}
+
+/// A comment's text with its spacing made single. A `{` inside is dropped,
+/// as the writer drops it from notes: the record then writes back as it reads.
+fn comment(inside: &str) -> String {
+    inside
+        .replace('{', "")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `12.` (or `12...`): a move number, not a move.
+fn is_move_number(word: &str) -> bool {
+    word.ends_with('.')
+        && word
+            .trim_end_matches('.')
+            .bytes()
+            .all(|b| b.is_ascii_digit())
+}
+
+/// Checks that the move text agrees with the tags: it ends with the Result
+/// tag's result, and has as many moves as the Plies tag says.
+fn check_movetext<M>(
+    text: &Movetext<M>,
+    moves_line: usize,
+    result: GameResult,
+    (plies, plies_line): (usize, usize),
+) -> Result<(), RecordError> {
+    let Some(ended) = text.ended else {
         return Err(err(
             moves_line,
             "the moves do not end with a result (1-0, 0-1, 1/2-1/2 or points such as 2-0)"
@@ -403,23 +493,32 @@ fn build<G: Game>(
             format!("the moves end with {ended}, but the Result tag says {result}"),
         ));
     }
-    if moves.len() != plies {
+    if text.moves.len() != plies {
         return Err(err(
             plies_line,
             format!(
                 "Plies says {plies}, but the record has {} moves",
-                moves.len()
+                text.moves.len()
             ),
         ));
     }
-    // The explanation of an abnormal end is the last comment; the others
-    // belong to the moves they follow.
+    Ok(())
+}
+
+/// The comments placed: the explanation of an abnormal end (the last
+/// comment), and the notes of the moves the others follow (none when no
+/// move has one).
+fn place_comments(
+    mut comments: Vec<(usize, String)>,
+    moves: usize,
+    termination: Termination,
+) -> (Option<String>, Vec<String>) {
     let detail = if termination != Termination::Normal {
         comments.pop().map(|(_, c)| c)
     } else {
         None
     };
-    let mut notes = vec![String::new(); moves.len()];
+    let mut notes = vec![String::new(); moves];
     for (after, c) in comments {
         if after > 0 {
             notes[after - 1] = c;
@@ -428,20 +527,41 @@ fn build<G: Game>(
     if notes.iter().all(String::is_empty) {
         notes.clear();
     }
-    let text = |name: &str| get(name).map(|(v, _)| v.to_string()).unwrap_or_default();
+    (detail, notes)
+}
+
+/// One game record from its tags (each with its line) and move text; `start`
+/// is the record's first line.
+fn build<G: Game>(
+    tags: &[(String, String, usize)],
+    movetext: &str,
+    start: usize,
+) -> Result<GameRecord<G>, RecordError> {
+    let tags = Tags { tags, start };
+    let (pair, game) = parse_round(&tags)?;
+    let (result, _) = tags.parse::<GameResult>("Result", |_, e| e)?;
+    let (opening, _) = tags.parse::<G::Opening>("FEN", |_, e| format!("bad FEN: {e}"))?;
+    let (termination, _) = tags.parse::<Termination>("Termination", |_, e| e)?;
+    let plies = tags.parse::<usize>("Plies", |v, _| {
+        format!("bad Plies \"{v}\": expected a number")
+    })?;
+    let moves_line = tags.moves_line();
+    let text = parse_movetext::<G>(movetext, moves_line)?;
+    check_movetext(&text, moves_line, result, plies)?;
+    let (detail, notes) = place_comments(text.comments, text.moves.len(), termination);
     Ok(GameRecord {
-        event: text("Event"),
-        date: text("Date"),
-        pair: pair - 1,
+        event: tags.text("Event"),
+        date: tags.text("Date"),
+        pair,
         game,
-        white: get("White")?.0.to_string(),
-        black: get("Black")?.0.to_string(),
+        white: tags.get("White")?.0.to_string(),
+        black: tags.get("Black")?.0.to_string(),
         opening,
-        tc: text("TimeControl"),
+        tc: tags.text("TimeControl"),
         result,
         termination,
         detail,
-        moves,
+        moves: text.moves,
         notes,
     })
 }

@@ -1,7 +1,9 @@
 //! Running a match: the schedule of game pairs, worker threads that each own
 //! their engine processes (so a process plays one game at a time), the
 //! records file, resuming, shards, the SPRT stop, and merging shards. All of
-//! it generic over the [`Game`].
+//! it generic over the [`Game`]. Nothing here writes to the terminal: a match
+//! returns its [`MatchOutcome`] (the report included) and hands its progress
+//! lines to the caller's [`ProgressSink`].
 
 use super::game::GameRecord;
 use super::game::{tc_label, Game, GameSettings, Scoring};
@@ -14,7 +16,6 @@ use super::summary::Tally;
 use super::{MatchError, MatchSettings, MergeSettings};
 use engine_client::{Engine, EngineFailure};
 use std::collections::{BTreeMap, HashSet, VecDeque};
-use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -131,8 +132,39 @@ fn validate<G: Game>(settings: &MatchSettings, scoring: Scoring) -> Result<(), M
     Ok(())
 }
 
-/// Plays a match of `game` as `settings` say.
-pub fn run_match<G: Game>(game: G, settings: MatchSettings) -> Result<(), MatchError> {
+/// Where a match sends its progress line (the tally so far, one update per
+/// game); the binary writes it to stderr, a test may keep or drop it.
+pub trait ProgressSink {
+    /// The progress line after the games so far.
+    fn show(&mut self, line: &str);
+    /// The match has ended (played out, decided, or stopped by an error).
+    fn finish(&mut self) {}
+}
+
+/// Drops every progress line.
+pub struct NoProgress;
+
+impl ProgressSink for NoProgress {
+    fn show(&mut self, _line: &str) {}
+}
+
+/// What a finished match (or merge) reports: the tally, the report text the
+/// binary prints, and the SPRT's decision when one was asked for.
+#[derive(Clone, Debug)]
+pub struct MatchOutcome {
+    pub tally: Tally,
+    /// The human-readable report (what `grasshopper match` prints on stdout).
+    pub report: String,
+    pub sprt: Option<SprtDecision>,
+}
+
+/// Plays a match of `game` as `settings` say, showing its progress on
+/// `progress`, and returns the outcome (the JSON summary is written here).
+pub fn run_match<G: Game>(
+    game: G,
+    settings: MatchSettings,
+    progress: &mut dyn ProgressSink,
+) -> Result<MatchOutcome, MatchError> {
     let scoring = G::scoring(&game.opening(0));
     validate::<G>(&settings, scoring)?;
     let shard = settings.shard.unwrap_or(Shard::ALL);
@@ -157,7 +189,6 @@ pub fn run_match<G: Game>(game: G, settings: MatchSettings) -> Result<(), MatchE
     if sprt.is_some_and(|s| tally.sprt_decision(&s) != SprtDecision::Continue) {
         jobs.clear();
     }
-    let progress = Progress::new(settings.quiet);
     progress.show(&tally.progress(total_games, sprt.as_ref()));
     let shared = Arc::new(Shared {
         game,
@@ -212,7 +243,7 @@ pub fn run_match<G: Game>(game: G, settings: MatchSettings) -> Result<(), MatchE
     progress.finish();
     match fatal {
         Some(e) => Err(e),
-        None => finish(&tally, sprt.as_ref(), settings.json.as_deref()),
+        None => finish(tally, sprt.as_ref(), settings.json.as_deref()),
     }
 }
 
@@ -312,14 +343,21 @@ fn write_transcript<G: Game>(dir: Option<&Path>, g: &GameRecord<G>) -> Result<()
         .map_err(|e| MatchError::Io(path, e))
 }
 
-/// Prints the report and writes the JSON summary.
-fn finish(tally: &Tally, sprt: Option<&Sprt>, json: Option<&Path>) -> Result<(), MatchError> {
-    print!("{}", tally.report(sprt));
+/// Writes the JSON summary and returns the outcome with its report.
+fn finish(
+    tally: Tally,
+    sprt: Option<&Sprt>,
+    json: Option<&Path>,
+) -> Result<MatchOutcome, MatchError> {
     if let Some(path) = json {
         std::fs::write(path, tally.to_json(sprt))
             .map_err(|e| MatchError::Io(path.to_path_buf(), e))?;
     }
-    Ok(())
+    Ok(MatchOutcome {
+        report: tally.report(sprt),
+        sprt: sprt.map(|s| tally.sprt_decision(s)),
+        tally,
+    })
 }
 
 /// Checks that a record read back for `--resume` is the game this match
@@ -492,44 +530,9 @@ fn two_mut<T>(v: &mut [T], i: usize, j: usize) -> (&mut T, &mut T) {
     }
 }
 
-/// The live progress line on stderr: rewritten in place on a terminal, one
-/// line per update otherwise (logs stay readable).
-struct Progress {
-    quiet: bool,
-    tty: bool,
-}
-
-impl Progress {
-    fn new(quiet: bool) -> Progress {
-        Progress {
-            quiet,
-            tty: std::io::stderr().is_terminal(),
-        }
-    }
-
-    fn show(&self, line: &str) {
-        if self.quiet {
-            return;
-        }
-        let mut err = std::io::stderr().lock();
-        let _ = if self.tty {
-            write!(err, "\r{line}\x1b[K")
-        } else {
-            writeln!(err, "{line}")
-        };
-        let _ = err.flush();
-    }
-
-    fn finish(&self) {
-        if !self.quiet && self.tty {
-            eprintln!();
-        }
-    }
-}
-
 /// `match merge`: reads records files, checks that no game appears twice,
 /// writes the combined records (sorted by pair) and reports.
-pub fn merge<G: Game>(settings: MergeSettings) -> Result<(), MatchError> {
+pub fn merge<G: Game>(settings: MergeSettings) -> Result<MatchOutcome, MatchError> {
     let mut all: Vec<(GameRecord<G>, PathBuf)> = Vec::new();
     for path in &settings.files {
         all.extend(
@@ -574,7 +577,7 @@ pub fn merge<G: Game>(settings: MergeSettings) -> Result<(), MatchError> {
     if let Some(path) = &settings.pgn {
         std::fs::write(path, text).map_err(|e| MatchError::Io(path.clone(), e))?;
     }
-    finish(&tally, settings.sprt.as_ref(), settings.json.as_deref())
+    finish(tally, settings.sprt.as_ref(), settings.json.as_deref())
 }
 
 /// The records of one file, each replayed and checked.
