@@ -38,11 +38,31 @@ pub enum BackgammonCommand {
     Errors(super::bgerrors::ErrorsArgs),
 }
 
+/// Why a `backgammon` subcommand failed: the lab's error of each command,
+/// its message unchanged.
+#[derive(Debug, thiserror::Error)]
+pub enum BackgammonError {
+    #[error(transparent)]
+    Report(#[from] backgammon_lab::report::ReportError),
+    #[error(transparent)]
+    Nets(#[from] backgammon_lab::players::NetsError),
+    #[error(transparent)]
+    Train(#[from] backgammon_lab::train::TrainError),
+    #[error(transparent)]
+    Duel(#[from] backgammon_lab::players::PlayerError),
+    #[error(transparent)]
+    Bench(#[from] backgammon_lab::bench::BenchError),
+    #[error(transparent)]
+    Refine(#[from] backgammon_lab::refine::RefineError),
+    #[error(transparent)]
+    Errors(#[from] backgammon_lab::errors::ErrorsError),
+}
+
 /// Runs a `backgammon` subcommand; `Err` carries the message for stderr.
 pub fn run(
     command: BackgammonCommand,
     out: &mut impl Write,
-) -> std::io::Result<Result<(), String>> {
+) -> std::io::Result<Result<(), BackgammonError>> {
     let report = match command {
         BackgammonCommand::Train(a) => return Ok(super::bgnet::train(a, out)),
         BackgammonCommand::Duel(a) => return Ok(super::bgnet::run_duel(a, out)),
@@ -61,6 +81,6 @@ pub fn run(
             }
             Ok(Ok(()))
         }
-        Err(e) => Ok(Err(e.to_string())),
+        Err(e) => Ok(Err(e.into())),
     }
 }

@@ -31,7 +31,7 @@ pub struct ErrorsArgs {
 }
 
 /// Runs `backgammon errors`.
-pub fn run(a: ErrorsArgs, out: &mut impl Write) -> Result<(), String> {
+pub fn run(a: ErrorsArgs, out: &mut impl Write) -> Result<(), super::backgammon::BackgammonError> {
     let settings = ErrorsSettings {
         positions: a.positions,
         seed: a.seed,
@@ -40,5 +40,5 @@ pub fn run(a: ErrorsArgs, out: &mut impl Write) -> Result<(), String> {
         gnubg: a.gnubg,
         judge_plies: a.judge_plies,
     };
-    errors::run(&settings, out).map_err(|e| e.to_string())
+    Ok(errors::run(&settings, out)?)
 }

@@ -1,6 +1,7 @@
 //! `backgammon train`, `duel`, `bench` and `refine`: their arguments, read
 //! into the backgammon lab's settings and run there.
 
+use super::backgammon::BackgammonError;
 use backgammon_lab::bench::{self, BenchSettings};
 use backgammon_lab::players::{load_nets, run_duel as duel, DuelSettings};
 use backgammon_lab::refine::{self, RefineConfig};
@@ -77,9 +78,8 @@ pub struct DuelArgs {
 }
 
 /// Runs `backgammon train`.
-pub fn train(a: TrainArgs, out: &mut impl Write) -> Result<(), String> {
-    let start = a.from.as_deref().map(load_nets).transpose();
-    let start = start.map_err(|e| e.to_string())?;
+pub fn train(a: TrainArgs, out: &mut impl Write) -> Result<(), BackgammonError> {
+    let start = a.from.as_deref().map(load_nets).transpose()?;
     let cfg = TrainConfig {
         dir: a.dir,
         seed: a.seed,
@@ -93,11 +93,12 @@ pub fn train(a: TrainArgs, out: &mut impl Write) -> Result<(), String> {
         eval_pairs: a.eval_pairs,
         start,
     };
-    train::run(&cfg, out).map(|_| ()).map_err(|e| e.to_string())
+    train::run(&cfg, out)?;
+    Ok(())
 }
 
 /// Runs `backgammon duel`.
-pub fn run_duel(a: DuelArgs, out: &mut impl Write) -> Result<(), String> {
+pub fn run_duel(a: DuelArgs, out: &mut impl Write) -> Result<(), BackgammonError> {
     let settings = DuelSettings {
         a: a.a,
         b: a.b,
@@ -105,7 +106,7 @@ pub fn run_duel(a: DuelArgs, out: &mut impl Write) -> Result<(), String> {
         seed: a.seed,
         threads: a.threads,
     };
-    let line = duel(&settings).map_err(|e| e.to_string())?;
+    let line = duel(&settings)?;
     let _ = writeln!(out, "{line}");
     Ok(())
 }
@@ -133,7 +134,7 @@ pub struct BenchArgs {
 }
 
 /// Runs `backgammon bench`.
-pub fn bench(a: BenchArgs, out: &mut impl Write) -> Result<(), String> {
+pub fn bench(a: BenchArgs, out: &mut impl Write) -> Result<(), BackgammonError> {
     let settings = BenchSettings {
         games: a.games,
         seconds: a.seconds,
@@ -141,7 +142,7 @@ pub fn bench(a: BenchArgs, out: &mut impl Write) -> Result<(), String> {
         nets: a.nets,
         gnubg: a.gnubg,
     };
-    bench::run(&settings, out).map_err(|e| e.to_string())
+    Ok(bench::run(&settings, out)?)
 }
 
 /// `backgammon refine`.
@@ -189,10 +190,10 @@ pub struct RefineArgs {
 }
 
 /// Runs `backgammon refine`.
-pub fn refine(a: RefineArgs, out: &mut impl Write) -> Result<(), String> {
+pub fn refine(a: RefineArgs, out: &mut impl Write) -> Result<(), BackgammonError> {
     let cfg = RefineConfig {
         dir: a.dir,
-        start: load_nets(&a.from).map_err(|e| e.to_string())?,
+        start: load_nets(&a.from)?,
         seed: a.seed,
         rounds: a.rounds,
         games: a.games,
@@ -204,7 +205,6 @@ pub fn refine(a: RefineArgs, out: &mut impl Write) -> Result<(), String> {
         eval_pairs: a.eval_pairs,
         cpu_before: a.cpu_before,
     };
-    refine::run(&cfg, out)
-        .map(|_| ())
-        .map_err(|e| e.to_string())
+    refine::run(&cfg, out)?;
+    Ok(())
 }

@@ -151,19 +151,31 @@ pub struct SolveArgs {
     progress_secs: f64,
 }
 
+/// A `--checkers` or `--shard` value that does not read (clap prints it).
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum ArgError {
+    /// Not a number at all.
+    #[error("\"{0}\" is not a number of checkers: expected 2, 4, ..., 14")]
+    NotCheckers(String),
+    /// A number that is no variant's size.
+    #[error("{0} checkers: expected an even number from 2 to 14")]
+    NoVariant(u8),
+    /// Not `I/K` with 1 <= I <= K.
+    #[error("\"{0}\" is not a shard: expected I/K with 1 <= I <= K")]
+    Shard(String),
+}
+
 /// Reads a number of checkers per player: 2, 4, ..., 14.
-pub(crate) fn parse_checkers(s: &str) -> Result<u8, String> {
+pub(crate) fn parse_checkers(s: &str) -> Result<u8, ArgError> {
     let n: u8 = s
         .parse()
-        .map_err(|_| format!("\"{s}\" is not a number of checkers: expected 2, 4, ..., 14"))?;
-    Position::start(n)
-        .map(|_| n)
-        .ok_or_else(|| format!("{n} checkers: expected an even number from 2 to 14"))
+        .map_err(|_| ArgError::NotCheckers(s.to_string()))?;
+    Position::start(n).map(|_| n).ok_or(ArgError::NoVariant(n))
 }
 
 /// Reads `I/K` with 1 <= I <= K.
-fn parse_shard(s: &str) -> Result<(usize, usize), String> {
-    let bad = || format!("\"{s}\" is not a shard: expected I/K with 1 <= I <= K");
+fn parse_shard(s: &str) -> Result<(usize, usize), ArgError> {
+    let bad = || ArgError::Shard(s.to_string());
     let (i, k) = s.split_once('/').ok_or_else(bad)?;
     let (i, k) = (i.parse().map_err(|_| bad())?, k.parse().map_err(|_| bad())?);
     (1 <= i && i <= k).then_some((i, k)).ok_or_else(bad)
@@ -239,7 +251,8 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             grasshopper_solver::write_solve(&mut out, &mut solver, &pos)?;
         }
         Command::Backgammon(command) => {
-            backgammon::run(command, &mut out)?.map_err(CliError::Usage)?
+            // Exit code 2, as for bad input (the message is the lab's).
+            backgammon::run(command, &mut out)?.map_err(|e| CliError::Usage(e.to_string()))?
         }
         Command::Serve(args) => serve::run(args)?,
         Command::RetroQuality(a) => quality::run(a, seed, &mut out)?,

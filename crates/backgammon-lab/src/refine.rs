@@ -178,124 +178,234 @@ fn save_nets(dir: &Path, e: &Evaluator) -> Result<(), RefineError> {
 
 /// Runs (or resumes) a refinement; returns the last round's nets.
 pub fn run(cfg: &RefineConfig, log: &mut impl Write) -> Result<Evaluator, RefineError> {
-    let dir = &cfg.dir;
-    std::fs::create_dir_all(dir).map_err(io_at(dir))?;
-    let curve = dir.join("curve.csv");
-    if !curve.exists() {
-        std::fs::write(&curve, "round,epoch,ppg,ci95,cpu_seconds,rmse\n").map_err(io_at(&curve))?;
-    }
-    let spent_file = dir.join("cpu-seconds.txt");
-    let spent_before: f64 = std::fs::read_to_string(&spent_file)
-        .ok()
-        .and_then(|s| s.trim().parse().ok())
-        .unwrap_or(0.0);
-    let cpu0 = cpu_seconds();
-    let spent = || spent_before + cpu_seconds() - cpu0;
+    let run = Run::open(cfg)?;
     let mut eval = cfg.start.clone();
     for round in 0..cfg.rounds {
-        let rdir = dir.join(format!("round{round}"));
+        eval = run.round(round, eval, log)?;
+    }
+    save_nets(&cfg.dir, &eval)?;
+    Ok(eval)
+}
+
+/// Labels are computed and appended in chunks of this many positions, so
+/// that a killed run loses at most one chunk.
+const LABEL_CHUNK: usize = 20_000;
+
+/// A run directory opened for its rounds: its curve, and the CPU time spent
+/// before this process and since it started.
+struct Run<'a> {
+    cfg: &'a RefineConfig,
+    curve: PathBuf,
+    spent_file: PathBuf,
+    spent_before: f64,
+    cpu0: f64,
+}
+
+impl<'a> Run<'a> {
+    /// Creates the directory and the curve's header if they are missing and
+    /// reads the CPU time spent by earlier processes.
+    fn open(cfg: &'a RefineConfig) -> Result<Run<'a>, RefineError> {
+        let dir = &cfg.dir;
+        std::fs::create_dir_all(dir).map_err(io_at(dir))?;
+        let curve = dir.join("curve.csv");
+        if !curve.exists() {
+            std::fs::write(&curve, "round,epoch,ppg,ci95,cpu_seconds,rmse\n")
+                .map_err(io_at(&curve))?;
+        }
+        let spent_file = dir.join("cpu-seconds.txt");
+        let spent_before: f64 = std::fs::read_to_string(&spent_file)
+            .ok()
+            .and_then(|s| s.trim().parse().ok())
+            .unwrap_or(0.0);
+        Ok(Run {
+            cfg,
+            curve,
+            spent_file,
+            spent_before,
+            cpu0: cpu_seconds(),
+        })
+    }
+
+    /// CPU seconds spent by this run, earlier processes included.
+    fn spent(&self) -> f64 {
+        self.spent_before + cpu_seconds() - self.cpu0
+    }
+
+    /// Records [`Run::spent`] so that a resumed run counts on from it.
+    fn save_spent(&self) -> Result<(), RefineError> {
+        write_atomic(&self.spent_file, format!("{}", self.spent()).as_bytes())
+            .map_err(io_at(&self.spent_file))
+    }
+
+    /// One round from `eval` (positions, labels, fit), or its saved nets if
+    /// it is done; returns the round's nets.
+    fn round(
+        &self,
+        round: u32,
+        eval: Evaluator,
+        log: &mut impl Write,
+    ) -> Result<Evaluator, RefineError> {
+        let rdir = self.cfg.dir.join(format!("round{round}"));
         let done = rdir.join("done");
         if done.exists() {
-            eval = read_nets(&rdir).ok_or_else(|| lost(&rdir, "a finished round lost its nets"))?;
-            continue;
+            return read_nets(&rdir).ok_or_else(|| lost(&rdir, "a finished round lost its nets"));
         }
         std::fs::create_dir_all(&rdir).map_err(io_at(&rdir))?;
-        // 1. Positions.
+        let boards = self.positions(&rdir, round, &eval)?;
+        writeln!(log, "round {round}: {} positions", boards.len()).ok();
+        let labels = self.labels(&rdir, round, &eval, &boards, log)?;
+        let data: Vec<(Board, Probs)> = boards.into_iter().zip(labels).collect();
+        let eval = self.fit(&rdir, round, eval, &data, log)?;
+        std::fs::write(&done, "").map_err(io_at(&done))?;
+        Ok(eval)
+    }
+
+    /// The round's positions: read back, or played by `eval` and saved.
+    fn positions(
+        &self,
+        rdir: &Path,
+        round: u32,
+        eval: &Evaluator,
+    ) -> Result<Vec<Board>, RefineError> {
         let pos_file = rdir.join("positions.bin");
-        let boards = match std::fs::read(&pos_file) {
+        match std::fs::read(&pos_file) {
             Ok(b) => boards_from_bytes(&b).map_err(|fault| RefineError::Positions {
                 path: pos_file.clone(),
                 fault,
-            })?,
+            }),
             Err(_) => {
-                let b = self_play_positions(
-                    &eval,
-                    cfg.games,
-                    cfg.explore,
-                    cfg.seed ^ (round as u64) << 32,
-                );
+                let cfg = self.cfg;
+                let seed = cfg.seed ^ (round as u64) << 32;
+                let b = self_play_positions(eval, cfg.games, cfg.explore, seed);
                 write_atomic(&pos_file, &boards_to_bytes(&b)).map_err(io_at(&pos_file))?;
-                b
+                Ok(b)
             }
-        };
-        writeln!(log, "round {round}: {} positions", boards.len()).ok();
-        // 2. Labels, in chunks appended as they are done.
+        }
+    }
+
+    /// The labels of `boards`: those saved, then the rest computed and
+    /// appended chunk by chunk.
+    fn labels(
+        &self,
+        rdir: &Path,
+        round: u32,
+        eval: &Evaluator,
+        boards: &[Board],
+        log: &mut impl Write,
+    ) -> Result<Vec<Probs>, RefineError> {
         let lab_file = rdir.join("labels.bin");
         let mut labels = std::fs::read(&lab_file)
             .map(|b| probs_from_bytes(&b))
             .unwrap_or_default();
-        const CHUNK: usize = 20_000;
         while labels.len() < boards.len() {
-            let end = (labels.len() + CHUNK).min(boards.len());
-            let new = label(&eval, &boards[labels.len()..end], cfg.depth, cfg.threads);
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&lab_file)
-                .and_then(|mut f| f.write_all(&probs_to_bytes(&new)))
-                .map_err(io_at(&lab_file))?;
+            let end = (labels.len() + LABEL_CHUNK).min(boards.len());
+            let new = label(
+                eval,
+                &boards[labels.len()..end],
+                self.cfg.depth,
+                self.cfg.threads,
+            );
+            append(&lab_file, &probs_to_bytes(&new))?;
             labels.extend(new);
-            write_atomic(&spent_file, format!("{}", spent()).as_bytes())
-                .map_err(io_at(&spent_file))?;
+            self.save_spent()?;
             writeln!(
                 log,
                 "round {round}: labelled {}/{} ({:.0} cpu-s)",
                 labels.len(),
                 boards.len(),
-                spent()
+                self.spent()
             )
             .ok();
         }
-        let data: Vec<(Board, Probs)> = boards.into_iter().zip(labels).collect();
-        // 3. Fit, epoch by epoch.
+        Ok(labels)
+    }
+
+    /// Fits `eval` to `data` epoch by epoch from the last saved epoch,
+    /// saving the nets and a curve line after each.
+    fn fit(
+        &self,
+        rdir: &Path,
+        round: u32,
+        mut eval: Evaluator,
+        data: &[(Board, Probs)],
+        log: &mut impl Write,
+    ) -> Result<Evaluator, RefineError> {
+        let cfg = self.cfg;
         let epoch_file = rdir.join("epoch.txt");
         let mut epoch: u32 = std::fs::read_to_string(&epoch_file)
             .ok()
             .and_then(|s| s.trim().parse().ok())
             .unwrap_or(0);
         if epoch > 0 {
-            eval =
-                read_nets(&rdir).ok_or_else(|| lost(&rdir, "lost the nets of the last epoch"))?;
+            eval = read_nets(rdir).ok_or_else(|| lost(rdir, "lost the nets of the last epoch"))?;
         }
         while epoch < cfg.epochs {
-            let f = if cfg.epochs > 1 {
-                epoch as f32 / (cfg.epochs - 1) as f32
-            } else {
-                0.0
-            };
-            let alpha = cfg.alpha.0 * (cfg.alpha.1 / cfg.alpha.0).powf(f);
+            let alpha = epoch_alpha(cfg, epoch);
             let mut rng = SplitMix::new(cfg.seed ^ ((round as u64) << 32) ^ epoch as u64);
-            fit_epoch(&mut eval, &data, alpha, &mut rng);
+            fit_epoch(&mut eval, data, alpha, &mut rng);
             epoch += 1;
-            save_nets(&rdir, &eval)?;
+            save_nets(rdir, &eval)?;
             write_atomic(&epoch_file, epoch.to_string().as_bytes()).map_err(io_at(&epoch_file))?;
-            write_atomic(&spent_file, format!("{}", spent()).as_bytes())
-                .map_err(io_at(&spent_file))?;
-            let rmse = equity_rmse(&eval, &data[..data.len().min(20_000)]);
-            let (ppg, ci) = if cfg.eval_pairs > 0 {
-                versus_pubeval(&eval, cfg.eval_pairs, CURVE_SEED, 1)
-            } else {
-                (f64::NAN, f64::NAN)
-            };
-            let line = format!(
-                "{round},{epoch},{ppg:.4},{ci:.4},{:.0},{rmse:.5}\n",
-                cfg.cpu_before + spent()
-            );
-            std::fs::OpenOptions::new()
-                .append(true)
-                .open(&curve)
-                .and_then(|mut f| f.write_all(line.as_bytes()))
-                .map_err(io_at(&curve))?;
-            writeln!(
-                log,
-                "round {round} epoch {epoch}: alpha {alpha:.4}, equity rmse {rmse:.4}, vs pubeval {ppg:+.3} ± {ci:.3}"
-            )
-            .ok();
+            self.save_spent()?;
+            self.measure(round, epoch, alpha, &eval, data, log)?;
         }
-        std::fs::write(&done, "").map_err(io_at(&done))?;
+        Ok(eval)
     }
-    save_nets(dir, &eval)?;
-    Ok(eval)
+
+    /// Measures the nets after an epoch (equity error on the labels, play
+    /// against pubeval), appends the curve's line and logs it.
+    fn measure(
+        &self,
+        round: u32,
+        epoch: u32,
+        alpha: f32,
+        eval: &Evaluator,
+        data: &[(Board, Probs)],
+        log: &mut impl Write,
+    ) -> Result<(), RefineError> {
+        let cfg = self.cfg;
+        let rmse = equity_rmse(eval, &data[..data.len().min(20_000)]);
+        let (ppg, ci) = if cfg.eval_pairs > 0 {
+            versus_pubeval(eval, cfg.eval_pairs, CURVE_SEED, 1)
+        } else {
+            (f64::NAN, f64::NAN)
+        };
+        let line = format!(
+            "{round},{epoch},{ppg:.4},{ci:.4},{:.0},{rmse:.5}\n",
+            cfg.cpu_before + self.spent()
+        );
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&self.curve)
+            .and_then(|mut f| f.write_all(line.as_bytes()))
+            .map_err(io_at(&self.curve))?;
+        writeln!(
+            log,
+            "round {round} epoch {epoch}: alpha {alpha:.4}, equity rmse {rmse:.4}, vs pubeval {ppg:+.3} ± {ci:.3}"
+        )
+        .ok();
+        Ok(())
+    }
+}
+
+/// The learning rate of `epoch`: geometric from the first to the last.
+fn epoch_alpha(cfg: &RefineConfig, epoch: u32) -> f32 {
+    let f = if cfg.epochs > 1 {
+        epoch as f32 / (cfg.epochs - 1) as f32
+    } else {
+        0.0
+    };
+    cfg.alpha.0 * (cfg.alpha.1 / cfg.alpha.0).powf(f)
+}
+
+/// Appends `bytes` to the file at `path`, creating it if missing.
+fn append(path: &Path, bytes: &[u8]) -> Result<(), RefineError> {
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .and_then(|mut f| f.write_all(bytes))
+        .map_err(io_at(path))
 }
 
 fn lost(dir: &Path, why: &'static str) -> RefineError {

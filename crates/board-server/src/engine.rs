@@ -78,18 +78,29 @@ pub struct Process {
     _permit: Permit,
 }
 
+/// Why an engine process did not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// Every permit is taken.
+    #[error("too many engine processes ({running} running): close a game and try again")]
+    TooMany { running: usize },
+    /// The program did not start or failed its handshake.
+    #[error("engine {name} {failure}")]
+    Engine {
+        name: String,
+        failure: EngineFailure,
+    },
+}
+
 impl Process {
     /// Starts the engine of `spec` with the handshake and its options.
     pub fn start(
         spec: &EngineSpec,
         permits: &Arc<Permits>,
         timeout: Duration,
-    ) -> Result<Process, String> {
-        let permit = permits.take().ok_or_else(|| {
-            format!(
-                "too many engine processes ({} running): close a game and try again",
-                permits.max()
-            )
+    ) -> Result<Process, StartError> {
+        let permit = permits.take().ok_or(StartError::TooMany {
+            running: permits.max(),
         })?;
         let (engine, _) = Engine::start(
             &spec.program(),
@@ -97,7 +108,10 @@ impl Process {
             &spec.options,
             timeout,
         )
-        .map_err(|e| format!("engine {} {e}", spec.name))?;
+        .map_err(|failure| StartError::Engine {
+            name: spec.name.clone(),
+            failure,
+        })?;
         Ok(Process {
             engine,
             new_game_sent: false,

@@ -27,8 +27,12 @@ pub trait BoardGame: Game<Opening: Copy + Send, Move: Copy + Send> {
     /// empty once the game is over.
     fn legal_moves(pos: &Self::Opening) -> Vec<Self::Move>;
 
+    /// The rules' reason why a move is illegal.
+    type IllegalMove: std::error::Error;
+
     /// The position after `m`, or the rules' reason why `m` is illegal.
-    fn play_checked(pos: &Self::Opening, m: Self::Move) -> Result<Self::Opening, String>;
+    fn play_checked(pos: &Self::Opening, m: Self::Move)
+        -> Result<Self::Opening, Self::IllegalMove>;
 
     /// Who is to move.
     fn to_move(pos: &Self::Opening) -> Side;
@@ -54,6 +58,7 @@ pub fn side_word(s: Side) -> &'static str {
 impl BoardGame for Grasshopper {
     const NAME: &'static str = "grasshopper";
     const SIZES: (u8, u8, u8) = (2, grasshopper_rules::MAX_CHECKERS, 14);
+    type IllegalMove = grasshopper_rules::IllegalMove;
 
     fn start(size: u8) -> Option<grasshopper_rules::Position> {
         grasshopper_rules::Position::start(size)
@@ -70,8 +75,8 @@ impl BoardGame for Grasshopper {
     fn play_checked(
         pos: &grasshopper_rules::Position,
         m: grasshopper_rules::Move,
-    ) -> Result<grasshopper_rules::Position, String> {
-        pos.play(m).map_err(|e| e.to_string())
+    ) -> Result<grasshopper_rules::Position, grasshopper_rules::IllegalMove> {
+        pos.play(m)
     }
 
     fn to_move(pos: &grasshopper_rules::Position) -> Side {

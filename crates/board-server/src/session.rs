@@ -323,10 +323,10 @@ impl<G: BoardGame> Session<G> {
             .parse()
             .map_err(|e| ApiError::new(422, format!("{e}")))?;
         self.push(m, String::new())
-            .map_err(|why| ApiError::new(422, why))
+            .map_err(|why| ApiError::new(422, why.to_string()))
     }
 
-    fn push(&mut self, m: G::Move, note: String) -> Result<(), String> {
+    fn push(&mut self, m: G::Move, note: String) -> Result<(), G::IllegalMove> {
         let next = G::play_checked(self.here(), m)?;
         self.truncate(self.cursor);
         self.positions.push(next);
@@ -665,7 +665,7 @@ fn run_search<G: BoardGame>(
         None => Process::start(spec, &ctx.permits, ctx.timeout),
     };
     let (ended, back) = match process {
-        Err(why) => (Ended::Failed(why), None),
+        Err(why) => (Ended::Failed(why.to_string()), None),
         Ok(p) => engine::search(p, job, &mut |info| {
             let mut s = lock(inner);
             if matches!(&s.running, Some(r) if r.id == id) {

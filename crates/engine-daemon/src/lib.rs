@@ -24,7 +24,7 @@ pub mod options;
 pub mod transport;
 pub mod words;
 
-pub use options::{OptionError, OptionKind, OptionSpec, OptionTable, OptionValue};
+pub use options::{OptionError, OptionKind, OptionSpec, OptionTable, OptionValue, SetterError};
 pub use transport::{read_lines, LineError, LineOut, Output, MAX_LINE};
 
 use std::collections::VecDeque;

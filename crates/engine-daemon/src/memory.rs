@@ -33,22 +33,27 @@ impl Room {
 
     /// `Ok` when `need` more MiB fit with [`RESERVE_MIB`] to spare; else
     /// what does not allow it, with the figures (`the system has ...`).
-    pub fn fits(&self, need: u64) -> Result<(), String> {
+    pub fn fits(&self, need: u64) -> Result<(), NoRoom> {
         let want = need.saturating_add(RESERVE_MIB);
         if let Some(free) = self.available.filter(|&free| want > free) {
-            return Err(format!(
-                "the system has {free} MiB available (MemAvailable), \
-                 {RESERVE_MIB} MiB of which are kept free"
-            ));
+            return Err(NoRoom::Available { free });
         }
         if let Some(left) = self.address_space.filter(|&left| want > left) {
-            return Err(format!(
-                "the address-space limit (ulimit -v) leaves {left} MiB, \
-                 {RESERVE_MIB} MiB of which are kept free"
-            ));
+            return Err(NoRoom::AddressSpace { left });
         }
         Ok(())
     }
+}
+
+/// Why an allocation does not fit, with the figures (MiB).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NoRoom {
+    /// `MemAvailable` is short.
+    #[error("the system has {free} MiB available (MemAvailable), {RESERVE_MIB} MiB of which are kept free")]
+    Available { free: u64 },
+    /// The address-space limit is short.
+    #[error("the address-space limit (ulimit -v) leaves {left} MiB, {RESERVE_MIB} MiB of which are kept free")]
+    AddressSpace { left: u64 },
 }
 
 /// The `MemAvailable` line of `/proc/meminfo` text, in MiB.
@@ -115,13 +120,19 @@ mod tests {
             address_space: None,
         };
         assert_eq!(room.fits(512), Ok(()));
-        let e = room.fits(4096).unwrap_err();
-        assert!(e.contains("1024 MiB available"), "{e}");
+        let e = room.fits(4096).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "the system has 1024 MiB available (MemAvailable), 256 MiB of which are kept free"
+        );
         let limited = Room {
             available: None,
             address_space: Some(700),
         };
-        assert!(limited.fits(512).unwrap_err().contains("ulimit -v"));
+        assert_eq!(
+            limited.fits(512).unwrap_err().to_string(),
+            "the address-space limit (ulimit -v) leaves 700 MiB, 256 MiB of which are kept free"
+        );
         assert_eq!(Room::default().fits(u64::MAX), Ok(()));
     }
 }

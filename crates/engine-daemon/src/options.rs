@@ -82,8 +82,13 @@ pub struct OptionSpec<T> {
     pub get: fn(&T) -> String,
     /// Stores a checked value, or says why it cannot be used (e.g. a file
     /// that does not load); then nothing changes.
-    pub set: fn(&mut T, OptionValue<'_>) -> Result<(), String>,
+    pub set: fn(&mut T, OptionValue<'_>) -> Result<(), SetterError>,
 }
+
+/// Why a setter refused a checked value: each engine's own typed error
+/// (boxed, since the table is shared by engines whose setters fail in
+/// different ways); its message goes in parentheses after what was expected.
+pub type SetterError = Box<dyn std::error::Error + Send + Sync>;
 
 /// Why a `setoption` was refused (nothing changed).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -179,7 +184,7 @@ impl<T> OptionTable<T> {
             },
         };
         let value = spec.kind.read(text).ok_or_else(|| bad(None))?;
-        (spec.set)(target, value).map_err(|why| bad(Some(why)))
+        (spec.set)(target, value).map_err(|why| bad(Some(why.to_string())))
     }
 }
 

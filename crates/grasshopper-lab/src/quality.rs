@@ -13,7 +13,7 @@
 //! the measurement has always used, so a seed keeps its positions.
 
 use grasshopper_engine::{Limits, SearchControl, SearchOptions, Searcher};
-use grasshopper_rules::{Move, Position};
+use grasshopper_rules::{IllegalMove, Move, ParseMoveError, ParsePositionError, Position};
 use grasshopper_solver::retro::{is_stored, RetroError, RetroTables};
 use rand::{RngCore, SeedableRng};
 use rand_xoshiro::SplitMix64;
@@ -113,11 +113,20 @@ impl fmt::Display for Setting {
     }
 }
 
+/// A setting's text that is not `movetime:MS` or `nodes:N`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("bad setting {text:?}: expected movetime:MS or nodes:N")]
+pub struct ParseSettingError {
+    pub text: String,
+}
+
 impl FromStr for Setting {
-    type Err = String;
+    type Err = ParseSettingError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let bad = || format!("bad setting {s:?}: expected movetime:MS or nodes:N");
+        let bad = || ParseSettingError {
+            text: s.to_string(),
+        };
         let (kind, n) = s.split_once(':').ok_or_else(bad)?;
         let n: u64 = n.parse().map_err(|_| bad())?;
         match kind {
@@ -152,10 +161,27 @@ pub enum RecordError {
         path: PathBuf,
         line: usize,
         text: String,
-        why: String,
+        why: LineFault,
     },
     #[error("{0}: setting {1} has no move for some positions")]
     Incomplete(PathBuf, Setting),
+}
+
+/// What is wrong with one line of a record file.
+#[derive(Debug, thiserror::Error)]
+pub enum LineFault {
+    #[error("{0} fields, expected 4")]
+    Fields(usize),
+    #[error("position: {0}")]
+    Position(ParsePositionError),
+    #[error(transparent)]
+    Setting(#[from] ParseSettingError),
+    #[error("move: {0}")]
+    Move(ParseMoveError),
+    #[error("move {text}: {why}")]
+    Illegal { text: String, why: IllegalMove },
+    #[error("nodes {0:?}: expected a count")]
+    Nodes(String),
 }
 
 const RECORD_HEADER: &str = "# grasshopper retro-quality record: position\tsetting\tmove\tnodes";
@@ -181,7 +207,7 @@ impl Record {
             if text.starts_with('#') || text.trim().is_empty() {
                 continue;
             }
-            let bad = |why: String| RecordError::Line {
+            let bad = |why: LineFault| RecordError::Line {
                 path: path.to_path_buf(),
                 line: n + 1,
                 text: text.clone(),
@@ -214,18 +240,21 @@ impl Record {
 }
 
 /// `position<TAB>setting<TAB>move<TAB>nodes`, the move legal in the position.
-fn parse_line(text: &str) -> Result<(Position, Setting, Choice), String> {
+fn parse_line(text: &str) -> Result<(Position, Setting, Choice), LineFault> {
     let f: Vec<&str> = text.split('\t').collect();
     let [p, s, m, nodes] = f[..] else {
-        return Err(format!("{} fields, expected 4", f.len()));
+        return Err(LineFault::Fields(f.len()));
     };
-    let p: Position = p.parse().map_err(|e| format!("position: {e}"))?;
+    let p: Position = p.parse().map_err(LineFault::Position)?;
     let s: Setting = s.parse()?;
-    let mv: Move = m.parse().map_err(|e| format!("move: {e}"))?;
-    p.play(mv).map_err(|e| format!("move {m}: {e}"))?;
+    let mv: Move = m.parse().map_err(LineFault::Move)?;
+    p.play(mv).map_err(|why| LineFault::Illegal {
+        text: m.to_string(),
+        why,
+    })?;
     let nodes = nodes
         .parse()
-        .map_err(|_| format!("nodes {nodes:?}: expected a count"))?;
+        .map_err(|_| LineFault::Nodes(nodes.to_string()))?;
     Ok((p, s, Choice { mv, nodes }))
 }
 
@@ -455,7 +484,7 @@ mod tests {
             assert_eq!(s.to_string().parse::<Setting>(), Ok(s));
         }
         for bad in ["movetime", "movetime:x", "depth:3", ""] {
-            let e = bad.parse::<Setting>().unwrap_err();
+            let e = bad.parse::<Setting>().unwrap_err().to_string();
             assert!(e.contains(&format!("{bad:?}")), "{e}");
         }
     }

@@ -2,15 +2,15 @@
 //! `uci`/`ugi`: a table of descriptors (name, kind, range, getter, setter)
 //! on the daemon core's option machinery.
 
-use engine_daemon::memory::Room;
-use engine_daemon::{OptionError, OptionKind, OptionSpec, OptionTable, OptionValue};
+use engine_daemon::memory::{NoRoom, Room};
+use engine_daemon::{OptionError, OptionKind, OptionSpec, OptionTable, OptionValue, SetterError};
 use grasshopper_engine::SearchOptions;
-use grasshopper_solver::retro::RetroTables;
-use grasshopper_solver::{SharedRetro, SharedTables, Tables};
+use grasshopper_solver::retro::{RetroError, RetroTables};
+use grasshopper_solver::{SharedRetro, SharedTables, TableError, Tables};
 use std::fs::File;
 use std::io::BufReader;
 use std::os::unix::fs::OpenOptionsExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -125,29 +125,53 @@ pub static OPTIONS: OptionTable<EngineOptions> = OptionTable(&[
 
 /// `Hash`: a size whose growth fits in the memory left (the old table is
 /// freed before the new one is made, so only the growth counts).
-fn set_hash(o: &mut EngineOptions, v: OptionValue<'_>) -> Result<(), String> {
+fn set_hash(o: &mut EngineOptions, v: OptionValue<'_>) -> Result<(), SetterError> {
     let (mb, old) = (number(v), o.search.hash_mb as u64);
-    Room::now().fits(mb.saturating_sub(old)).map_err(|why| {
-        format!("a {mb} MiB table does not fit: {why}; the table stays {old} MiB")
-    })?;
+    Room::now()
+        .fits(mb.saturating_sub(old))
+        .map_err(|why| SetOptionError::HashTooLarge { mb, old, why })?;
     o.search.hash_mb = mb as usize;
     Ok(())
+}
+
+/// Why `Hash` or `TablePath` refused a value that reads (the table's
+/// message adds what was expected around it).
+#[derive(Debug, thiserror::Error)]
+pub enum SetOptionError {
+    /// The larger hash table does not fit in the memory left.
+    #[error("a {mb} MiB table does not fit: {why}; the table stays {old} MiB")]
+    HashTooLarge { mb: u64, old: u64, why: NoRoom },
+    /// The directory of phase tables does not load.
+    #[error("{0}")]
+    Retro(#[from] RetroError),
+    /// The endgame table file does not load.
+    #[error("{0}")]
+    Table(#[from] TableError),
+    /// The path is not a regular file (`what`: a directory, a FIFO, ...).
+    #[error("{} is {what}; expected a regular file", .path.display())]
+    NotRegular { path: PathBuf, what: &'static str },
+    /// The file cannot be examined or opened.
+    #[error("{}: {source}", .path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
 }
 
 /// `TablePath`: loads the tables (the file is read here, once), or unloads
 /// them for `<empty>`. Only a regular file or a directory is read: a FIFO
 /// or a device could block the reader for ever.
-fn set_table_path(o: &mut EngineOptions, v: OptionValue<'_>) -> Result<(), String> {
+fn set_table_path(o: &mut EngineOptions, v: OptionValue<'_>) -> Result<(), SetterError> {
     match v {
         OptionValue::Text(Some(path)) if Path::new(path).is_dir() => {
-            let tables = RetroTables::open(Path::new(path), None).map_err(|e| e.to_string())?;
+            let tables = RetroTables::open(Path::new(path), None).map_err(SetOptionError::from)?;
             o.search.retro = Some(SharedRetro(Arc::new(tables)));
             o.search.tables = None;
             o.table_path = Some(path.to_string());
         }
         OptionValue::Text(Some(path)) => {
             let file = open_regular(Path::new(path))?;
-            let tables = Tables::read_from(BufReader::new(file)).map_err(|e| e.to_string())?;
+            let tables = Tables::read_from(BufReader::new(file)).map_err(SetOptionError::from)?;
             o.search.tables = Some(SharedTables(Arc::new(tables)));
             o.search.retro = None;
             o.table_path = Some(path.to_string());
@@ -164,7 +188,7 @@ fn set_table_path(o: &mut EngineOptions, v: OptionValue<'_>) -> Result<(), Strin
 /// Opens `path` for reading if it is a regular file. The type is checked
 /// before opening (opening a FIFO blocks until a writer comes) and again on
 /// the open file, opened without blocking, in case the path changed between.
-fn open_regular(path: &Path) -> Result<File, String> {
+fn open_regular(path: &Path) -> Result<File, SetOptionError> {
     let not_regular = |m: std::fs::Metadata| {
         let kind = m.file_type();
         let what = if kind.is_dir() {
@@ -174,9 +198,16 @@ fn open_regular(path: &Path) -> Result<File, String> {
         } else {
             "not a regular file"
         };
-        format!("{} is {what}; expected a regular file", path.display())
+        SetOptionError::NotRegular {
+            path: path.to_path_buf(),
+            what,
+        }
     };
-    let meta = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let io = |source| SetOptionError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let meta = std::fs::metadata(path).map_err(io)?;
     if !meta.is_file() {
         return Err(not_regular(meta));
     }
@@ -184,10 +215,8 @@ fn open_regular(path: &Path) -> Result<File, String> {
         .read(true)
         .custom_flags(libc::O_NONBLOCK)
         .open(path)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    let meta = file
-        .metadata()
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+        .map_err(io)?;
+    let meta = file.metadata().map_err(io)?;
     if !meta.is_file() {
         return Err(not_regular(meta));
     }

@@ -695,6 +695,11 @@ pub enum GameResult {
     None,
 }
 
+/// The engine's reason in `response false <reason>`, as it wrote it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct IllegalReason(pub String);
+
 /// A `response` line read as the answer to a question.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Answer {
@@ -703,7 +708,7 @@ pub enum Answer {
     /// `response p1win|p2win|draw|none`.
     Result(GameResult),
     /// `response true`, or `response false <reason>` (legal).
-    Legal(Result<(), String>),
+    Legal(Result<(), IllegalReason>),
     /// `response <move>...` (moves; `response` alone when there is none).
     Moves(Vec<Move>),
     /// `response <position string>`.
@@ -754,7 +759,7 @@ pub fn answer(question: Question, rest: Option<&str>) -> Result<Answer, Refusal>
                 if reason.starts_with(' ') {
                     return Err(Refusal::DoubleSpace("response false ".len()));
                 }
-                Ok(Answer::Legal(Err(reason.to_string())))
+                Ok(Answer::Legal(Err(IllegalReason(reason.to_string()))))
             }
             Some("false") => Err(bad("false needs a reason: false <reason>".into())),
             Some(other) => Err(bad(format!(
@@ -1116,7 +1121,9 @@ mod tests {
         assert_eq!(answer(Legal, Some("true")), Ok(Answer::Legal(Ok(()))));
         assert_eq!(
             answer(Legal, Some("false point 2 is occupied")),
-            Ok(Answer::Legal(Err("point 2 is occupied".into())))
+            Ok(Answer::Legal(Err(IllegalReason(
+                "point 2 is occupied".into()
+            ))))
         );
         assert!(answer(Legal, Some("false")).is_err());
         assert!(answer(Legal, Some("true because")).is_err());
