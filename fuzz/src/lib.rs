@@ -348,10 +348,30 @@ pub fn http_request(data: &[u8]) {
     if let Err((status, _)) = whole {
         assert!((400..600).contains(&status), "refused with {status}");
     }
-    // The server reads in pieces; a cut at a few places must parse as
-    // incomplete, as an error, or as the same request head.
+    // The server reads in pieces: a prefix that already reads as a whole
+    // request must be the request the whole bytes give.
     for cut in [data.len() / 3, data.len() / 2, data.len().min(MAX_HEAD)] {
-        let _ = parse_request(&data[..cut]);
+        let Ok(Some(early)) = parse_request(&data[..cut]) else {
+            continue;
+        };
+        let Ok(Some(late)) = parse_request(data) else {
+            panic!("a prefix of {cut} bytes reads as a request, the whole does not");
+        };
+        let key = |r: &board_server::http::Request| {
+            let mut headers: Vec<_> = r.headers.iter().collect();
+            headers.sort();
+            (
+                r.method.clone(),
+                r.path.clone(),
+                format!("{headers:?}"),
+                r.body.clone(),
+            )
+        };
+        assert_eq!(
+            key(&early),
+            key(&late),
+            "a prefix of {cut} bytes reads differently"
+        );
     }
 }
 
