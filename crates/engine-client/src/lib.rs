@@ -54,8 +54,8 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 /// The longest line read from an engine (bytes, without its line break):
-/// the protocol's own limit, so a checker reading through this client sees
-/// a longer line as pieces; longer ones arrive in pieces.
+/// the protocol's own limit. Longer ones arrive in pieces, which is how a
+/// checker reading through this client sees a line that breaks the limit.
 pub const MAX_LINE: usize = protocol_vocab::MAX_LINE;
 
 /// The most lines of an engine's output waiting to be read. When they are
