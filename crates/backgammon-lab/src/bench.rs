@@ -10,7 +10,7 @@ use crate::selfplay::positions;
 use backgammon_engine::bearoff::Bearoff;
 use backgammon_engine::eval::{classify, Class, Evaluator};
 use backgammon_engine::search::Searcher;
-use backgammon_rules::{Board, Dice, MoveList, SplitMix};
+use backgammon_rules::{Board, Dice, MoveList, RollDice, SplitMix};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 

@@ -5,7 +5,7 @@
 
 use backgammon_engine::pubeval::{is_race, Pubeval};
 use backgammon_engine::Evaluator;
-use backgammon_rules::{win_kind, Board, Dice, MoveList, Side, SplitMix};
+use backgammon_rules::{win_kind, Board, Dice, MoveList, RollDice, Side, SplitMix};
 
 /// Something that picks a move: the index of its choice in `moves`, the
 /// legal moves of `board` (seen from the mover) with `dice`.

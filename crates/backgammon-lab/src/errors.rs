@@ -9,7 +9,7 @@ use crate::gnubg::{self, GnubgError, Job};
 use crate::selfplay::positions;
 use backgammon_engine::eval::{equity, won};
 use backgammon_engine::search::Searcher;
-use backgammon_rules::{Board, Dice, MoveList, Side, SplitMix};
+use backgammon_rules::{Board, Dice, MoveList, RollDice, Side, SplitMix};
 use match_backgammon::{Backgammon, Table};
 use match_runner::parse_records;
 use match_runner::records::RecordError;

@@ -3,7 +3,7 @@
 
 use crate::train::opening_dice;
 use backgammon_engine::eval::{equity, Evaluator};
-use backgammon_rules::{Board, MoveList, Side, SplitMix};
+use backgammon_rules::{Board, MoveList, RollDice, Side, SplitMix};
 
 /// Positions (with the player on roll, before the roll) from `games`
 /// seeded self-play games of `eval` at 1-ply, best moves only.

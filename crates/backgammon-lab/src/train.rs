@@ -15,7 +15,7 @@ use backgammon_engine::eval::{classify, flip, Class, Evaluator, Probs};
 use backgammon_engine::features::{contact_inputs, race_inputs, CONTACT_INPUTS, RACE_INPUTS};
 use backgammon_engine::net::{Net, NetError, LANES, MAX_HIDDEN};
 use backgammon_engine::pubeval::Pubeval;
-use backgammon_rules::{Board, Dice, MoveList, Side, SplitMix};
+use backgammon_rules::{Board, Dice, MoveList, RollDice, Side, SplitMix};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 

@@ -69,5 +69,5 @@ pub use moves::{Move, MoveList, Step};
 pub use notation::{ParseMoveError, TypedMove, TypedPath};
 pub use play::{IllegalMove, MoveError, Reason};
 pub use position_text::{parse_position, PositionTextError};
-pub use rng::SplitMix;
+pub use rng::{RollDice, SplitMix};
 pub use xgid::{XgDice, Xgid, XgidError};

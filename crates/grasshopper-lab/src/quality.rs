@@ -8,15 +8,14 @@
 //! `--replay FILE` scores such a file against the tables later, on another
 //! machine or once the solve is complete.
 //!
-//! The games' random first plies are drawn from SplitMix64 (rand_xoshiro's,
-//! through rand's `RngCore` like the lab's other generators), the stream
+//! The games' random first plies are drawn from SplitMix64 (the workspace's
+//! `splitmix` crate; before it, rand_xoshiro's, the same stream), the stream
 //! the measurement has always used, so a seed keeps its positions.
 
 use grasshopper_engine::{Limits, SearchControl, SearchOptions, Searcher};
 use grasshopper_rules::{IllegalMove, Move, ParseMoveError, ParsePositionError, Position};
 use grasshopper_solver::retro::{is_stored, RetroError, RetroTables};
-use rand::{RngCore, SeedableRng};
-use rand_xoshiro::SplitMix64;
+use splitmix::SplitMix64;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::io::{BufRead, Write};
@@ -287,7 +286,7 @@ fn positions(
     seed: u64,
     log: &mut dyn Write,
 ) -> Vec<Position> {
-    let mut rng = SplitMix64::seed_from_u64(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut s = Searcher::new(SearchOptions::default());
     let limits = Setting::Nodes(a.game_nodes).limits();
     let mut seen = HashSet::new();
@@ -473,7 +472,7 @@ mod tests {
     fn the_random_plies_come_from_splitmix64() {
         // SplitMix64's first outputs from seed 0 (Vigna's splitmix64.c):
         // another generator would draw other games from the same seed.
-        let mut rng = SplitMix64::seed_from_u64(0);
+        let mut rng = SplitMix64::new(0);
         assert_eq!(rng.next_u64(), 0xE220_A839_7B1D_CDAF);
         assert_eq!(rng.next_u64(), 0x6E78_9E6A_A1B9_65F4);
     }

@@ -4,7 +4,7 @@
 //! bearing off).
 #![allow(dead_code)]
 
-use backgammon_rules::{Board, Dice, SplitMix};
+use backgammon_rules::{Board, Dice, RollDice, SplitMix};
 
 /// The rules crate's seeded generator, with the `u64` ranges and
 /// percentages the tests ask for.

@@ -6,6 +6,7 @@
 use super::{halves_of, unit_size, units, Retro, RetroError, RetroOptions};
 use crate::{Solver, Value};
 use grasshopper_rules::{Outcome, Position};
+use splitmix::SplitMix64;
 use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
@@ -24,19 +25,6 @@ pub struct CheckReport {
     pub units: usize,
     pub positions: u64,
     pub seconds: f64,
-}
-
-/// A small deterministic generator (SplitMix64).
-struct Mix(u64);
-
-impl Mix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
 }
 
 /// What [`check`] samples and how it solves.
@@ -94,10 +82,10 @@ pub fn check(
     }
     let mut solver = Solver::new(hash_mb);
     solver.set_tables(endgame);
-    let mut rng = Mix(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut last = Instant::now();
     while report.samples < samples {
-        let mut i = rng.next() % total;
+        let mut i = rng.next_u64() % total;
         let half = halves
             .iter()
             .find(|h| {
