@@ -357,7 +357,7 @@ class Engine(_SyncDriver, _UgiState):
         try:
             engine._run("handshake", engine._core.handshake(), None)
         except BaseException:
-            engine.quit()
+            engine.kill()
             raise
         return engine
 
@@ -466,7 +466,7 @@ class AsyncEngine(_AsyncDriver, _UgiState):
         try:
             await engine._run("handshake", engine._core.handshake(), None)
         except BaseException:
-            await engine.quit()
+            await engine.kill()
             raise
         return engine
 
@@ -591,7 +591,7 @@ class BackgammonEngine(_SyncDriver, _UbgiState):
         try:
             engine._run("handshake", engine._core.handshake(), None)
         except BaseException:
-            engine.quit()
+            engine.kill()
             raise
         return engine
 
@@ -658,7 +658,7 @@ class AsyncBackgammonEngine(_AsyncDriver, _UbgiState):
         try:
             await engine._run("handshake", engine._core.handshake(), None)
         except BaseException:
-            await engine.quit()
+            await engine.kill()
             raise
         return engine
 

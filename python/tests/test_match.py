@@ -1,0 +1,62 @@
+"""The match helper: one game between two engines, refereed."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+import pytest
+
+import grasshopper
+from conftest import ILLEGAL_MOVER, fake
+from grasshopper import STARTPOS, Limit, match
+from grasshopper.engine import BackgammonEngine, Engine
+
+
+@pytest.fixture
+def players(binary: str) -> Iterator[tuple]:
+    with Engine.popen([binary, "--player", "greedy"]) as greedy, Engine.popen(
+        [binary, "--player", "random", "--seed", "7"]
+    ) as rand:
+        for e in (greedy, rand):
+            e.configure({"Checkers": 4})
+        yield greedy, rand
+
+
+def test_a_game_is_recorded_and_replays_to_its_result(players: tuple) -> None:
+    greedy, rand = players
+    record = match(greedy, rand, Limit(depth=1))
+    assert record.termination == "normal" and record.result in ("p1win", "p2win", "draw")
+    assert record.start == grasshopper.startpos(4)
+    # The referee's verdict, checked move by move by the other engine.
+    assert rand.result(record.start, moves=record.moves) == record.result
+    assert rand.fen(record.start, moves=record.moves) == record.end
+    assert str(record).startswith("grasshopper ")
+
+
+def test_an_illegal_move_loses(players: tuple) -> None:
+    greedy, _ = players
+    with Engine.popen(fake(ILLEGAL_MOVER)) as illegal:
+        record = match(illegal, greedy, Limit(depth=1), referee=greedy)
+        assert (record.result, record.termination) == ("p2win", "illegal move")
+        assert record.winner() == "black" and "bar/9" in record.reason
+        record = match(greedy, illegal, Limit(depth=1), start=STARTPOS, moves=["bar/1"])
+        assert (record.result, record.termination) == ("p1win", "illegal move")
+        assert record.moves == []
+
+
+def test_a_backgammon_game_is_repeatable_by_its_seed(binary: str) -> None:
+    with BackgammonEngine.popen([binary, "--player", "pubeval"]) as pubeval, BackgammonEngine.popen(
+        [binary, "--player", "random", "--seed", "3"]
+    ) as rand:
+        first = match(pubeval, rand, seed=11)
+        second = match(pubeval, rand, seed=11)
+    assert first.termination == "normal" and first.points >= 1
+    assert first.result in ("p1win", "p2win")
+    assert first.moves == second.moves and first.result == second.result
+    assert first.moves[0][:2] not in ("11", "22", "33", "44", "55", "66")
+
+
+def test_match_wants_two_engines_of_one_game(binary: str, players: tuple) -> None:
+    greedy, _ = players
+    with pytest.raises(TypeError):
+        match(greedy, greedy)  # type: ignore[call-overload]
