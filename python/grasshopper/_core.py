@@ -9,7 +9,7 @@ operations, so both flavours speak the protocol in exactly one way.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Generator, List, Optional, Union
+from typing import Generator, List, Optional, TypeVar, Union
 
 
 class EngineError(Exception):
@@ -63,7 +63,9 @@ RECV = _Recv()
 """A request to the driver: read one line and send it back in."""
 
 Request = Union[Send, _Recv]
-Op = Generator[Request, Optional[str], "object"]
+T = TypeVar("T")
+Op = Generator[Request, Optional[str], T]
+"""An operation answering a T."""
 
 
 def parse_error(line: str) -> Optional[EngineError]:
@@ -74,7 +76,7 @@ def parse_error(line: str) -> Optional[EngineError]:
     return EngineError(words[1], words[2] if len(words) > 2 else "")
 
 
-def ready() -> Generator[Request, Optional[str], None]:
+def ready() -> Op[None]:
     """``isready`` and every line up to ``readyok``; raises the first
     ``error`` line seen on the way (the answer to a command sent before)."""
     yield Send("isready")
@@ -91,7 +93,7 @@ def ready() -> Generator[Request, Optional[str], None]:
         raise first
 
 
-def answer(prefixes: tuple[str, ...]) -> Generator[Request, Optional[str], List[str]]:
+def answer(prefixes: tuple[str, ...]) -> Op[List[str]]:
     """Reads up to the first line whose first word is one of ``prefixes``
     and returns its words; an ``error`` line in its place is raised."""
     while True:
@@ -105,13 +107,13 @@ def answer(prefixes: tuple[str, ...]) -> Generator[Request, Optional[str], List[
             raise error
 
 
-def ask(command: str, prefix: str) -> Generator[Request, Optional[str], List[str]]:
+def ask(command: str, prefix: str) -> Op[List[str]]:
     """Sends one command and returns the words of its answer line."""
     yield Send(command)
     return (yield from answer((prefix,)))
 
 
-def recover() -> Generator[Request, Optional[str], None]:
+def recover() -> Op[None]:
     """After a timeout: end any search and wait until the engine is idle."""
     yield Send("stop\nisready")
     while (yield RECV) != "readyok":

@@ -88,7 +88,7 @@ def match(
 ) -> GameRecord: ...
 
 
-def match(  # type: ignore[misc]
+def match(
     white: Union[Engine, BackgammonEngine],
     black: Union[Engine, BackgammonEngine],
     limit: Optional[Limit] = None,

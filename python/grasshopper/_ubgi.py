@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Dict, Generator, Mapping, Optional, Sequence, Tuple, Union
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from ._core import (
-    Request,
+    Op,
     Send,
     answer,
     ask,
@@ -16,7 +16,6 @@ from ._core import (
 
 Dice = Tuple[int, int]
 KeyValue = Union[str, int, bool]
-Gen = Generator[Request, Optional[str], Any]
 
 
 @dataclass(frozen=True)
@@ -85,7 +84,7 @@ class UbgiCore:
         self.proto: Optional[str] = None
         self.keys: Dict[str, Key] = {}
 
-    def handshake(self) -> Gen:
+    def handshake(self) -> Op[None]:
         yield Send("ubgi")
         while True:
             words = yield from answer(("id", "proto", "key", "ubgiok"))
@@ -100,57 +99,57 @@ class UbgiCore:
                 self.keys[key.name] = key
         yield from ready()
 
-    def configure(self, keys: Mapping[str, KeyValue]) -> Gen:
+    def configure(self, keys: Mapping[str, KeyValue]) -> Op[None]:
         for name, value in keys.items():
             yield Send(f"set {name} {key_value(value)}")
             yield from ready()
 
-    def get(self, name: str) -> Gen:
+    def get(self, name: str) -> Op[str]:
         words = yield from ask(f"get {name}", "value")
         return " ".join(words[2:])
 
-    def new_game(self) -> Gen:
+    def new_game(self) -> Op[None]:
         yield Send("newgame")
         yield from ready()
 
-    def _setup(self, position: str, dice: Optional[Dice]) -> Gen:
+    def _setup(self, position: str, dice: Optional[Dice]) -> Op[None]:
         command = position_command(position)
         if dice is not None:
             command += f"\ndice {dice[0]} {dice[1]}"
         yield Send(command)
         yield from ready()
 
-    def play(self, position: str, dice: Optional[Dice]) -> Gen:
+    def play(self, position: str, dice: Optional[Dice]) -> Op[str]:
         yield from self._setup(position, dice)
         words = yield from ask("go chequer", "bestmove")
         return " ".join(words[1:])
 
-    def cube(self, position: str) -> Gen:
+    def cube(self, position: str) -> Op[bool]:
         yield from self._setup(position, None)
         words = yield from ask("go cube", "bestcube")
         if words[1:] not in (["double"], ["nodouble"]):
             raise protocol_error("bestcube double|nodouble", " ".join(words))
         return words[1] == "double"
 
-    def take(self, position: str) -> Gen:
+    def take(self, position: str) -> Op[bool]:
         yield from self._setup(position, None)
         words = yield from ask("go take", "besttake")
         if words[1:] not in (["take"], ["drop"]):
             raise protocol_error("besttake take|drop", " ".join(words))
         return words[1] == "take"
 
-    def legal_moves(self, position: str, dice: Optional[Dice]) -> Gen:
+    def legal_moves(self, position: str, dice: Optional[Dice]) -> Op[List[str]]:
         yield from self._setup(position, dice)
         words = yield from ask("query moves", "response")
         text = " ".join(words[1:])
         return text.split(" | ") if text else []
 
-    def is_legal(self, position: str, dice: Optional[Dice], move: str) -> Gen:
+    def is_legal(self, position: str, dice: Optional[Dice], move: str) -> Op[bool]:
         yield from self._setup(position, dice)
         words = yield from ask(f"query legal {move}", "response")
         return words[1:2] == ["true"]
 
-    def play_move(self, position: str, dice: Optional[Dice], move: str) -> Gen:
+    def play_move(self, position: str, dice: Optional[Dice], move: str) -> Op[str]:
         yield from self._setup(position, dice)
         yield Send(f"play {move}")
         yield from ready()
@@ -159,7 +158,7 @@ class UbgiCore:
             raise protocol_error("response gnubgid <id> xgid <id>", " ".join(words))
         return words[2]
 
-    def result(self, position: str) -> Gen:
+    def result(self, position: str) -> Op[Optional[BackgammonResult]]:
         yield from self._setup(position, None)
         words = yield from ask("query result", "response")
         return parse_result(words[1:])

@@ -4,21 +4,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import (
-    Any,
     Dict,
-    Generator,
     Iterator,
     List,
     Mapping,
     Optional,
     Sequence,
+    Set,
+    Tuple,
     TypedDict,
     Union,
 )
 
 from ._core import (
     RECV,
-    Request,
+    Op,
     Send,
     answer,
     ask,
@@ -261,8 +261,6 @@ def config_value(value: ConfigValue) -> str:
 
 _MANAGED = {"multipv": "analyse(multipv=...)", "ponder": "play(ponder=True)"}
 
-Gen = Generator[Request, Optional[str], Any]
-
 
 class UgiCore:
     """The state of one UGI session and its operations."""
@@ -272,7 +270,7 @@ class UgiCore:
         self.options = Options()
         self._sent: Dict[str, str] = {}
 
-    def handshake(self) -> Gen:
+    def handshake(self) -> Op[None]:
         yield Send("ugi")
         options = []
         while True:
@@ -287,7 +285,7 @@ class UgiCore:
         self.options = Options(options)
         yield from ready()
 
-    def _setoption(self, name: str, value: str) -> Gen:
+    def _setoption(self, name: str, value: str) -> Op[None]:
         """Sets an option unless it already holds this value."""
         key = _option_key(name)
         if self._sent.get(key) == value:
@@ -296,19 +294,19 @@ class UgiCore:
         yield from ready()
         self._sent[key] = value
 
-    def configure(self, options: Mapping[str, ConfigValue]) -> Gen:
+    def configure(self, options: Mapping[str, ConfigValue]) -> Op[None]:
         for name, value in options.items():
             if _option_key(name) in _MANAGED:
                 raise ValueError(f"{name} is set by {_MANAGED[_option_key(name)]}")
             yield from self._setoption(name, config_value(value))
 
-    def _position(self, position: str, moves: Sequence[str]) -> Gen:
+    def _position(self, position: str, moves: Sequence[str]) -> Op[None]:
         yield Send(position_command(position, moves))
         yield from ready()
 
     def _search(
         self, position: str, moves: Sequence[str], limit: Limit, multipv: int, ponder: bool
-    ) -> Gen:
+    ) -> Op[Tuple[List[str], Dict[int, InfoDict], InfoDict]]:
         """Runs one search; returns (bestmove words, {multipv: last info})."""
         go = limit.go()
         yield from self._setoption("MultiPV", str(multipv))
@@ -316,7 +314,7 @@ class UgiCore:
         yield from self._position(position, moves)
         yield Send(go)
         lines: Dict[int, InfoDict] = {}
-        proved_draw = set()
+        proved_draw: Set[int] = set()
         last: InfoDict = {}
         while True:
             line = yield RECV
@@ -345,7 +343,7 @@ class UgiCore:
 
     def play(
         self, position: str, limit: Limit, moves: Sequence[str], ponder: bool
-    ) -> Gen:
+    ) -> Op[PlayResult]:
         words, _, last = yield from self._search(position, moves, limit, 1, ponder)
         if len(words) not in (2, 4):
             raise protocol_error("bestmove <move> [ponder <move>]", " ".join(words))
@@ -355,36 +353,36 @@ class UgiCore:
 
     def analyse(
         self, position: str, limit: Limit, moves: Sequence[str], multipv: int
-    ) -> Gen:
+    ) -> Op[List[InfoDict]]:
         if multipv < 1:
             raise ValueError(f"multipv {multipv}: expected at least 1")
         _, lines, _ = yield from self._search(position, moves, limit, multipv, False)
         return [lines[k] for k in sorted(lines)]
 
-    def query(self, position: str, moves: Sequence[str], question: str) -> Gen:
+    def query(self, position: str, moves: Sequence[str], question: str) -> Op[List[str]]:
         yield from self._position(position, moves)
         return (yield from ask(f"query {question}", "response"))[1:]
 
-    def legal_moves(self, position: str, moves: Sequence[str]) -> Gen:
+    def legal_moves(self, position: str, moves: Sequence[str]) -> Op[List[str]]:
         return (yield from self.query(position, moves, "moves"))
 
-    def is_legal(self, position: str, move: str, moves: Sequence[str]) -> Gen:
+    def is_legal(self, position: str, move: str, moves: Sequence[str]) -> Op[bool]:
         words = yield from self.query(position, moves, f"legal {move}")
         return words[:1] == ["true"]
 
-    def play_move(self, position: str, move: str, moves: Sequence[str]) -> Gen:
+    def play_move(self, position: str, move: str, moves: Sequence[str]) -> Op[str]:
         words = yield from self.query(position, [*moves, move], "fen")
         return " ".join(words)
 
-    def fen(self, position: str, moves: Sequence[str]) -> Gen:
+    def fen(self, position: str, moves: Sequence[str]) -> Op[str]:
         return " ".join((yield from self.query(position, moves, "fen")))
 
-    def result(self, position: str, moves: Sequence[str]) -> Gen:
+    def result(self, position: str, moves: Sequence[str]) -> Op[Optional[str]]:
         words = yield from self.query(position, moves, "result")
         if words[:1] not in (["p1win"], ["p2win"], ["draw"], ["none"]):
             raise protocol_error("response p1win|p2win|draw|none", " ".join(words))
         return None if words[0] == "none" else words[0]
 
-    def new_game(self) -> Gen:
+    def new_game(self) -> Op[None]:
         yield Send("uginewgame")
         yield from ready()

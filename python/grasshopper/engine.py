@@ -21,7 +21,6 @@ from typing import (
     IO,
     Any,
     Dict,
-    Generator,
     List,
     Mapping,
     Optional,
@@ -35,7 +34,7 @@ from ._core import (
     EngineError,
     EngineTerminated,
     EngineTimeout,
-    Request,
+    Op,
     Send,
     recover,
 )
@@ -62,7 +61,6 @@ RECOVERY_TIMEOUT = 5.0
 """Seconds a timed-out engine gets to answer ``stop`` and ``isready``."""
 
 _T = TypeVar("_T")
-_Op = Generator[Request, Optional[str], Any]
 
 
 class _Expired(Exception):
@@ -130,7 +128,7 @@ class _SyncDriver:
             raise self._terminated("the engine has exited")
         return line
 
-    def _drive(self, op: _Op, deadline: float) -> Any:
+    def _drive(self, op: Op[_T], deadline: float) -> _T:
         reply: Optional[str] = None
         try:
             while True:
@@ -141,11 +139,12 @@ class _SyncDriver:
                 else:
                     reply = self._recv(deadline)
         except StopIteration as done:
-            return done.value
+            value: _T = done.value
+            return value
         finally:
             op.close()
 
-    def _run(self, what: str, op: _Op, timeout: Optional[float], extra: float = 0.0) -> Any:
+    def _run(self, what: str, op: Op[_T], timeout: Optional[float], extra: float = 0.0) -> _T:
         seconds = (self.timeout if timeout is None else timeout) + extra
         with self._lock:
             if self._dead is not None:
@@ -254,7 +253,7 @@ class _AsyncDriver:
             raise await self._terminated("the engine has exited")
         return _decode(raw)
 
-    async def _drive(self, op: _Op, deadline: float) -> Any:
+    async def _drive(self, op: Op[_T], deadline: float) -> _T:
         reply: Optional[str] = None
         try:
             while True:
@@ -265,13 +264,12 @@ class _AsyncDriver:
                 else:
                     reply = await self._recv(deadline)
         except StopIteration as done:
-            return done.value
+            value: _T = done.value
+            return value
         finally:
             op.close()
 
-    async def _run(
-        self, what: str, op: _Op, timeout: Optional[float], extra: float = 0.0
-    ) -> Any:
+    async def _run(self, what: str, op: Op[_T], timeout: Optional[float], extra: float = 0.0) -> _T:
         seconds = (self.timeout if timeout is None else timeout) + extra
         async with self._lock:
             if self._dead is not None:
@@ -307,7 +305,9 @@ class _AsyncDriver:
                 except (EngineTerminated, asyncio.TimeoutError):
                     pass
             await self.kill()
-            self._dead = "the engine was quit" if self._dead == "the engine was killed" else self._dead
+            self._dead = (
+                "the engine was quit" if self._dead == "the engine was killed" else self._dead
+            )
 
     close = quit
 
@@ -361,7 +361,9 @@ class Engine(_SyncDriver, _UgiState):
             raise
         return engine
 
-    def configure(self, options: Mapping[str, ConfigValue], *, timeout: Optional[float] = None) -> None:
+    def configure(
+        self, options: Mapping[str, ConfigValue], *, timeout: Optional[float] = None
+    ) -> None:
         """Sets options (``{"Checkers": 4, "Hash": 64}``); ``None`` or ``""``
         clears a string option. MultiPV and Ponder are set per call."""
         self._run("configure", self._core.configure(options), timeout)
@@ -420,24 +422,44 @@ class Engine(_SyncDriver, _UgiState):
             return lines[0] if lines else InfoDict()
         return lines
 
-    def legal_moves(self, position: str, *, moves: Sequence[str] = (), timeout: Optional[float] = None) -> List[str]:
+    def legal_moves(
+        self, position: str, *, moves: Sequence[str] = (), timeout: Optional[float] = None
+    ) -> List[str]:
         """Every legal move (``[]`` when the game is over)."""
         return self._run("legal_moves", self._core.legal_moves(position, moves), timeout)
 
-    def is_legal(self, position: str, move: str, *, moves: Sequence[str] = (), timeout: Optional[float] = None) -> bool:
+    def is_legal(
+        self,
+        position: str,
+        move: str,
+        *,
+        moves: Sequence[str] = (),
+        timeout: Optional[float] = None,
+    ) -> bool:
         """Whether ``move`` is legal in the position."""
         return self._run("is_legal", self._core.is_legal(position, move, moves), timeout)
 
-    def play_move(self, position: str, move: str, *, moves: Sequence[str] = (), timeout: Optional[float] = None) -> str:
+    def play_move(
+        self,
+        position: str,
+        move: str,
+        *,
+        moves: Sequence[str] = (),
+        timeout: Optional[float] = None,
+    ) -> str:
         """The position string after ``move`` (EngineError ``illegal_move``
         when it is not legal)."""
         return self._run("play_move", self._core.play_move(position, move, moves), timeout)
 
-    def fen(self, position: str, *, moves: Sequence[str] = (), timeout: Optional[float] = None) -> str:
+    def fen(
+        self, position: str, *, moves: Sequence[str] = (), timeout: Optional[float] = None
+    ) -> str:
         """The position string (``STARTPOS`` spelt out, ``moves`` played)."""
-        return str(self._run("fen", self._core.fen(position, moves), timeout))
+        return self._run("fen", self._core.fen(position, moves), timeout)
 
-    def result(self, position: str, *, moves: Sequence[str] = (), timeout: Optional[float] = None) -> Optional[str]:
+    def result(
+        self, position: str, *, moves: Sequence[str] = (), timeout: Optional[float] = None
+    ) -> Optional[str]:
         """``"p1win"``, ``"p2win"``, ``"draw"``, or None while the game goes on."""
         return self._run("result", self._core.result(position, moves), timeout)
 
@@ -470,7 +492,9 @@ class AsyncEngine(_AsyncDriver, _UgiState):
             raise
         return engine
 
-    async def configure(self, options: Mapping[str, ConfigValue], *, timeout: Optional[float] = None) -> None:
+    async def configure(
+        self, options: Mapping[str, ConfigValue], *, timeout: Optional[float] = None
+    ) -> None:
         """See :meth:`Engine.configure`."""
         await self._run("configure", self._core.configure(options), timeout)
 
@@ -485,8 +509,7 @@ class AsyncEngine(_AsyncDriver, _UgiState):
     ) -> PlayResult:
         """See :meth:`Engine.play`."""
         op = self._core.play(position, limit, moves, ponder)
-        result: PlayResult = await self._run("play", op, timeout, limit.budget())
-        return result
+        return await self._run("play", op, timeout, limit.budget())
 
     @overload
     async def analyse(
@@ -526,27 +549,45 @@ class AsyncEngine(_AsyncDriver, _UgiState):
             return lines[0] if lines else InfoDict()
         return lines
 
-    async def legal_moves(self, position: str, *, moves: Sequence[str] = (), timeout: Optional[float] = None) -> List[str]:
+    async def legal_moves(
+        self, position: str, *, moves: Sequence[str] = (), timeout: Optional[float] = None
+    ) -> List[str]:
         """See :meth:`Engine.legal_moves`."""
-        result: List[str] = await self._run("legal_moves", self._core.legal_moves(position, moves), timeout)
-        return result
+        return await self._run("legal_moves", self._core.legal_moves(position, moves), timeout)
 
-    async def is_legal(self, position: str, move: str, *, moves: Sequence[str] = (), timeout: Optional[float] = None) -> bool:
+    async def is_legal(
+        self,
+        position: str,
+        move: str,
+        *,
+        moves: Sequence[str] = (),
+        timeout: Optional[float] = None,
+    ) -> bool:
         """See :meth:`Engine.is_legal`."""
-        return bool(await self._run("is_legal", self._core.is_legal(position, move, moves), timeout))
+        return await self._run("is_legal", self._core.is_legal(position, move, moves), timeout)
 
-    async def play_move(self, position: str, move: str, *, moves: Sequence[str] = (), timeout: Optional[float] = None) -> str:
+    async def play_move(
+        self,
+        position: str,
+        move: str,
+        *,
+        moves: Sequence[str] = (),
+        timeout: Optional[float] = None,
+    ) -> str:
         """See :meth:`Engine.play_move`."""
-        return str(await self._run("play_move", self._core.play_move(position, move, moves), timeout))
+        return await self._run("play_move", self._core.play_move(position, move, moves), timeout)
 
-    async def fen(self, position: str, *, moves: Sequence[str] = (), timeout: Optional[float] = None) -> str:
+    async def fen(
+        self, position: str, *, moves: Sequence[str] = (), timeout: Optional[float] = None
+    ) -> str:
         """See :meth:`Engine.fen`."""
-        return str(await self._run("fen", self._core.fen(position, moves), timeout))
+        return await self._run("fen", self._core.fen(position, moves), timeout)
 
-    async def result(self, position: str, *, moves: Sequence[str] = (), timeout: Optional[float] = None) -> Optional[str]:
+    async def result(
+        self, position: str, *, moves: Sequence[str] = (), timeout: Optional[float] = None
+    ) -> Optional[str]:
         """See :meth:`Engine.result`."""
-        result: Optional[str] = await self._run("result", self._core.result(position, moves), timeout)
-        return result
+        return await self._run("result", self._core.result(position, moves), timeout)
 
     async def new_game(self, *, timeout: Optional[float] = None) -> None:
         """See :meth:`Engine.new_game`."""
@@ -601,41 +642,60 @@ class BackgammonEngine(_SyncDriver, _UbgiState):
 
     def get(self, key: str, *, timeout: Optional[float] = None) -> str:
         """The current value of a key, as the engine writes it."""
-        return str(self._run("get", self._core.get(key), timeout))
+        return self._run("get", self._core.get(key), timeout)
 
     def new_game(self, *, timeout: Optional[float] = None) -> None:
         """``newgame``."""
         self._run("new_game", self._core.new_game(), timeout)
 
-    def play(self, position: str, dice: Optional[Dice] = None, *, timeout: Optional[float] = None) -> str:
+    def play(
+        self, position: str, dice: Optional[Dice] = None, *, timeout: Optional[float] = None
+    ) -> str:
         """The checker play for ``dice`` (or the dice in the position), in
         GNU Backgammon's notation; ``"pass"`` when nothing is legal."""
-        return str(self._run("play", self._core.play(position, dice), timeout))
+        return self._run("play", self._core.play(position, dice), timeout)
 
     def cube(self, position: str, *, timeout: Optional[float] = None) -> bool:
         """True when the player on roll doubles (before the roll)."""
-        return bool(self._run("cube", self._core.cube(position), timeout))
+        return self._run("cube", self._core.cube(position), timeout)
 
     def take(self, position: str, *, timeout: Optional[float] = None) -> bool:
         """True when the opponent of the player on roll takes a double."""
-        return bool(self._run("take", self._core.take(position), timeout))
+        return self._run("take", self._core.take(position), timeout)
 
-    def legal_moves(self, position: str, dice: Optional[Dice] = None, *, timeout: Optional[float] = None) -> List[str]:
+    def legal_moves(
+        self, position: str, dice: Optional[Dice] = None, *, timeout: Optional[float] = None
+    ) -> List[str]:
         """Every legal play for the dice, one per resulting position."""
-        return list(self._run("legal_moves", self._core.legal_moves(position, dice), timeout))
+        return self._run("legal_moves", self._core.legal_moves(position, dice), timeout)
 
-    def is_legal(self, position: str, move: str, dice: Optional[Dice] = None, *, timeout: Optional[float] = None) -> bool:
+    def is_legal(
+        self,
+        position: str,
+        move: str,
+        dice: Optional[Dice] = None,
+        *,
+        timeout: Optional[float] = None,
+    ) -> bool:
         """Whether ``move`` (any notation GNU Backgammon reads) is legal."""
-        return bool(self._run("is_legal", self._core.is_legal(position, dice, move), timeout))
+        return self._run("is_legal", self._core.is_legal(position, dice, move), timeout)
 
-    def play_move(self, position: str, move: str, dice: Optional[Dice] = None, *, timeout: Optional[float] = None) -> str:
+    def play_move(
+        self,
+        position: str,
+        move: str,
+        dice: Optional[Dice] = None,
+        *,
+        timeout: Optional[float] = None,
+    ) -> str:
         """The ``PositionID:MatchID`` after the move, the opponent on roll."""
-        return str(self._run("play_move", self._core.play_move(position, dice, move), timeout))
+        return self._run("play_move", self._core.play_move(position, dice, move), timeout)
 
-    def result(self, position: str, *, timeout: Optional[float] = None) -> Optional[BackgammonResult]:
+    def result(
+        self, position: str, *, timeout: Optional[float] = None
+    ) -> Optional[BackgammonResult]:
         """The finished game's winner, kind and points, or None."""
-        result: Optional[BackgammonResult] = self._run("result", self._core.result(position), timeout)
-        return result
+        return self._run("result", self._core.result(position), timeout)
 
 
 class AsyncBackgammonEngine(_AsyncDriver, _UbgiState):
@@ -662,46 +722,67 @@ class AsyncBackgammonEngine(_AsyncDriver, _UbgiState):
             raise
         return engine
 
-    async def configure(self, keys: Mapping[str, KeyValue], *, timeout: Optional[float] = None) -> None:
+    async def configure(
+        self, keys: Mapping[str, KeyValue], *, timeout: Optional[float] = None
+    ) -> None:
         """See :meth:`BackgammonEngine.configure`."""
         await self._run("configure", self._core.configure(keys), timeout)
 
     async def get(self, key: str, *, timeout: Optional[float] = None) -> str:
         """See :meth:`BackgammonEngine.get`."""
-        return str(await self._run("get", self._core.get(key), timeout))
+        return await self._run("get", self._core.get(key), timeout)
 
     async def new_game(self, *, timeout: Optional[float] = None) -> None:
         """See :meth:`BackgammonEngine.new_game`."""
         await self._run("new_game", self._core.new_game(), timeout)
 
-    async def play(self, position: str, dice: Optional[Dice] = None, *, timeout: Optional[float] = None) -> str:
+    async def play(
+        self, position: str, dice: Optional[Dice] = None, *, timeout: Optional[float] = None
+    ) -> str:
         """See :meth:`BackgammonEngine.play`."""
-        return str(await self._run("play", self._core.play(position, dice), timeout))
+        return await self._run("play", self._core.play(position, dice), timeout)
 
     async def cube(self, position: str, *, timeout: Optional[float] = None) -> bool:
         """See :meth:`BackgammonEngine.cube`."""
-        return bool(await self._run("cube", self._core.cube(position), timeout))
+        return await self._run("cube", self._core.cube(position), timeout)
 
     async def take(self, position: str, *, timeout: Optional[float] = None) -> bool:
         """See :meth:`BackgammonEngine.take`."""
-        return bool(await self._run("take", self._core.take(position), timeout))
+        return await self._run("take", self._core.take(position), timeout)
 
-    async def legal_moves(self, position: str, dice: Optional[Dice] = None, *, timeout: Optional[float] = None) -> List[str]:
+    async def legal_moves(
+        self, position: str, dice: Optional[Dice] = None, *, timeout: Optional[float] = None
+    ) -> List[str]:
         """See :meth:`BackgammonEngine.legal_moves`."""
-        return list(await self._run("legal_moves", self._core.legal_moves(position, dice), timeout))
+        return await self._run("legal_moves", self._core.legal_moves(position, dice), timeout)
 
-    async def is_legal(self, position: str, move: str, dice: Optional[Dice] = None, *, timeout: Optional[float] = None) -> bool:
+    async def is_legal(
+        self,
+        position: str,
+        move: str,
+        dice: Optional[Dice] = None,
+        *,
+        timeout: Optional[float] = None,
+    ) -> bool:
         """See :meth:`BackgammonEngine.is_legal`."""
-        return bool(await self._run("is_legal", self._core.is_legal(position, dice, move), timeout))
+        return await self._run("is_legal", self._core.is_legal(position, dice, move), timeout)
 
-    async def play_move(self, position: str, move: str, dice: Optional[Dice] = None, *, timeout: Optional[float] = None) -> str:
+    async def play_move(
+        self,
+        position: str,
+        move: str,
+        dice: Optional[Dice] = None,
+        *,
+        timeout: Optional[float] = None,
+    ) -> str:
         """See :meth:`BackgammonEngine.play_move`."""
-        return str(await self._run("play_move", self._core.play_move(position, dice, move), timeout))
+        return await self._run("play_move", self._core.play_move(position, dice, move), timeout)
 
-    async def result(self, position: str, *, timeout: Optional[float] = None) -> Optional[BackgammonResult]:
+    async def result(
+        self, position: str, *, timeout: Optional[float] = None
+    ) -> Optional[BackgammonResult]:
         """See :meth:`BackgammonEngine.result`."""
-        result: Optional[BackgammonResult] = await self._run("result", self._core.result(position), timeout)
-        return result
+        return await self._run("result", self._core.result(position), timeout)
 
 
 __all__ = [

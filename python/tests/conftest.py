@@ -18,7 +18,10 @@ ROOT = Path(__file__).resolve().parents[2]
 def binary_path() -> str:
     path = os.environ.get("GRASSHOPPER") or str(ROOT / "target" / "test-opt" / "grasshopper")
     if not os.access(path, os.X_OK):
-        pytest.fail(f"no engine binary at {path}: build it (cargo build --profile test-opt) or set GRASSHOPPER")
+        pytest.fail(
+            f"no engine binary at {path}: "
+            "build it (cargo build --profile test-opt) or set GRASSHOPPER"
+        )
     return path
 
 

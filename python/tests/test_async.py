@@ -21,7 +21,10 @@ def test_async_engine_plays_analyses_and_answers_queries(binary: str) -> None:
             assert result.ponder is not None
             lines = await engine.analyse(STARTPOS, Limit(depth=3), multipv=2)
             assert [line["multipv"] for line in lines] == [1, 2]
-            assert await engine.play_move(STARTPOS, "bar/1") == "w...../....../....../...... b 3 4 0-0 -"
+            assert (
+                await engine.play_move(STARTPOS, "bar/1")
+                == "w...../....../....../...... b 3 4 0-0 -"
+            )
             assert await engine.result(STARTPOS) is None
             with pytest.raises(EngineError) as error:
                 await engine.is_legal(STARTPOS, "bar/1", moves=["bar/1", "bar/1"])
@@ -49,9 +52,7 @@ def test_two_engines_search_at_once(binary: str) -> None:
     async def main() -> None:
         engines = await asyncio.gather(*(AsyncEngine.popen(binary) for _ in range(2)))
         try:
-            results = await asyncio.gather(
-                *(e.play(STARTPOS, Limit(depth=3)) for e in engines)
-            )
+            results = await asyncio.gather(*(e.play(STARTPOS, Limit(depth=3)) for e in engines))
             assert all(r.move is not None for r in results)
         finally:
             await asyncio.gather(*(e.quit() for e in engines))

@@ -66,7 +66,12 @@ def test_example_runs_as_written(index: int, tmp_path: Path) -> None:
     # The package as installed (`pip install ./python`), as a reader has it.
     env = dict(os.environ, GRASSHOPPER=binary_path())
     run = subprocess.run(
-        [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert run.returncode == 0, run.stderr
     got = run.stdout.splitlines()

@@ -62,7 +62,9 @@ def test_a_program_that_exits_at_once_fails_the_handshake() -> None:
         Engine.popen(fake("pass"))
 
 
-def test_a_program_that_never_answers_times_out_its_handshake(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_program_that_never_answers_times_out_its_handshake(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr("grasshopper.engine.RECOVERY_TIMEOUT", 0.3)
     started = time.monotonic()
     with pytest.raises(EngineTimeout):

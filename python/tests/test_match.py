@@ -14,9 +14,10 @@ from grasshopper.engine import BackgammonEngine, Engine
 
 @pytest.fixture
 def players(binary: str) -> Iterator[tuple]:
-    with Engine.popen([binary, "--player", "greedy"]) as greedy, Engine.popen(
-        [binary, "--player", "random", "--seed", "7"]
-    ) as rand:
+    with (
+        Engine.popen([binary, "--player", "greedy"]) as greedy,
+        Engine.popen([binary, "--player", "random", "--seed", "7"]) as rand,
+    ):
         for e in (greedy, rand):
             e.configure({"Checkers": 4})
         yield greedy, rand
@@ -45,9 +46,10 @@ def test_an_illegal_move_loses(players: tuple) -> None:
 
 
 def test_a_backgammon_game_is_repeatable_by_its_seed(binary: str) -> None:
-    with BackgammonEngine.popen([binary, "--player", "pubeval"]) as pubeval, BackgammonEngine.popen(
-        [binary, "--player", "random", "--seed", "3"]
-    ) as rand:
+    with (
+        BackgammonEngine.popen([binary, "--player", "pubeval"]) as pubeval,
+        BackgammonEngine.popen([binary, "--player", "random", "--seed", "3"]) as rand,
+    ):
         first = match(pubeval, rand, seed=11)
         second = match(pubeval, rand, seed=11)
     assert first.termination == "normal" and first.points >= 1

@@ -68,7 +68,10 @@ def test_rules_queries(engine: Engine) -> None:
     assert engine.legal_moves(STARTPOS) == [f"bar/{p}" for p in range(1, 7)]
     assert engine.is_legal(STARTPOS, "bar/1")
     assert not engine.is_legal(STARTPOS, "bar/2", moves=["bar/1", "bar/2"])
-    assert engine.play_move(STARTPOS, "bar/2", moves=["bar/1"]) == "wb..../....../....../...... w 3 3 0-0 -"
+    assert (
+        engine.play_move(STARTPOS, "bar/2", moves=["bar/1"])
+        == "wb..../....../....../...... w 3 3 0-0 -"
+    )
     assert engine.result(STARTPOS) is None
     assert engine.result(WHITE_WINS_IN_ONE, moves=["19/off"]) == "p1win"
     assert engine.legal_moves(WHITE_WINS_IN_ONE, moves=["19/off"]) == []
