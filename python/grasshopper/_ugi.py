@@ -99,8 +99,13 @@ _INT_FIELDS = ("depth", "seldepth", "multipv", "nodes", "nps", "hashfull")
 
 
 def parse_info(line: str) -> InfoDict:
-    """An ``info ...`` line as an InfoDict; raises EngineError (code
-    ``protocol``) for a line the grammar of protocol.md refuses."""
+    """An ``info ...`` line as an InfoDict.
+
+    Read leniently, as python-chess reads UCI: the fields up to the first
+    one it does not know (UCI's ``currmove``, a ``lowerbound``) or cannot
+    read are kept, the rest dropped, so an engine's extra fields never end
+    a search early.
+    """
     words = line.split(" ")
     info: InfoDict = {}
     i = 1
@@ -131,7 +136,7 @@ def parse_info(line: str) -> InfoDict:
                 raise ValueError(key)
             i += 2
     except (ValueError, IndexError):
-        raise protocol_error("an info line the protocol allows", line) from None
+        pass
     return info
 
 

@@ -88,6 +88,7 @@ class _SyncDriver:
         self._lines: "queue.Queue[Optional[str]]" = queue.Queue()
         self._lock = threading.RLock()
         self._dead: Optional[str] = None
+        self._stale = False
         threading.Thread(target=self._pump, daemon=True).start()
 
     def _pump(self) -> None:
@@ -150,17 +151,34 @@ class _SyncDriver:
             if self._dead is not None:
                 op.close()
                 raise EngineTerminated(self._dead)
+            if self._stale and not self._resync():
+                op.close()
+                raise EngineTerminated(self._dead or "the engine was killed")
             try:
                 return self._drive(op, time.monotonic() + seconds)
             except _Expired:
-                pass
-            try:
-                self._drive(recover(), time.monotonic() + RECOVERY_TIMEOUT)
-                kept = "stopped"
-            except (_Expired, EngineTerminated):
-                self.kill()
-                kept = "killed"
-            raise EngineTimeout(f"{what}: no answer within {seconds:.3g} s (the engine was {kept})")
+                kept = "stopped" if self._resync() else "killed"
+                raise EngineTimeout(
+                    f"{what}: no answer within {seconds:.3g} s (the engine was {kept})"
+                ) from None
+            except EngineError as error:
+                self._stale = error.code == "protocol"
+                raise
+            except BaseException:
+                # Interrupted mid-call: answers may still be on their way.
+                self._stale = True
+                raise
+
+    def _resync(self) -> bool:
+        """Ends any search and reads up to ``readyok``; kills an engine that
+        does not answer within RECOVERY_TIMEOUT. True when it answered."""
+        self._stale = False
+        try:
+            self._drive(recover(), time.monotonic() + RECOVERY_TIMEOUT)
+            return True
+        except (_Expired, EngineTerminated):
+            self.kill()
+            return False
 
     def kill(self) -> None:
         """Kills the engine process at once."""
@@ -217,6 +235,7 @@ class _AsyncDriver:
         )
         self._lock = asyncio.Lock()
         self._dead: Optional[str] = None
+        self._stale = False
 
     @property
     def pid(self) -> int:
@@ -275,17 +294,33 @@ class _AsyncDriver:
             if self._dead is not None:
                 op.close()
                 raise EngineTerminated(self._dead)
+            if self._stale and not await self._resync():
+                op.close()
+                raise EngineTerminated(self._dead or "the engine was killed")
             try:
                 return await self._drive(op, time.monotonic() + seconds)
             except _Expired:
-                pass
-            try:
-                await self._drive(recover(), time.monotonic() + RECOVERY_TIMEOUT)
-                kept = "stopped"
-            except (_Expired, EngineTerminated):
-                await self.kill()
-                kept = "killed"
-            raise EngineTimeout(f"{what}: no answer within {seconds:.3g} s (the engine was {kept})")
+                kept = "stopped" if await self._resync() else "killed"
+                raise EngineTimeout(
+                    f"{what}: no answer within {seconds:.3g} s (the engine was {kept})"
+                ) from None
+            except EngineError as error:
+                self._stale = error.code == "protocol"
+                raise
+            except BaseException:
+                # Cancelled mid-call: answers may still be on their way.
+                self._stale = True
+                raise
+
+    async def _resync(self) -> bool:
+        """See :meth:`_SyncDriver._resync`."""
+        self._stale = False
+        try:
+            await self._drive(recover(), time.monotonic() + RECOVERY_TIMEOUT)
+            return True
+        except (_Expired, EngineTerminated):
+            await self.kill()
+            return False
 
     async def kill(self) -> None:
         """Kills the engine process at once."""

@@ -81,3 +81,15 @@ def test_async_killed_engine_raises_terminated(binary: str) -> None:
                 await engine.fen(STARTPOS)
 
     asyncio.run(main())
+
+
+def test_a_cancelled_call_leaves_the_engine_usable(binary: str) -> None:
+    async def main() -> None:
+        async with await AsyncEngine.popen(binary) as engine:
+            with pytest.raises(asyncio.TimeoutError):
+                await asyncio.wait_for(engine.play(STARTPOS, Limit(depth=1000)), 0.3)
+            # The abandoned search is stopped and its bestmove read first.
+            result = await engine.play(STARTPOS, Limit(depth=2))
+            assert result.info["depth"] == 2
+
+    asyncio.run(main())
