@@ -21,7 +21,10 @@ class GameRecord:
 
     Grasshopper: ``result`` is ``"p1win"`` (White, the first engine),
     ``"p2win"`` or ``"draw"``. Backgammon: ``"p1win"`` when the first engine
-    won, ``"p2win"`` when the second did, and ``points`` the points won.
+    won, ``"p2win"`` when the second did; ``kind`` ``single``, ``gammon`` or
+    ``backgammon``, and ``points`` as the referee counts them (a money game
+    without a Match ID plays the Jacoby rule unless the key ``game.jacoby``
+    is false: gammons count only once the cube is turned, so never here).
     ``termination`` is ``"normal"``, or how the loser failed: ``"illegal
     move"``, ``"timeout"``, ``"terminated"`` (the engine exited) or
     ``"engine error"``; ``reason`` then says more. For backgammon ``moves``
@@ -37,6 +40,7 @@ class GameRecord:
     reason: str = ""
     end: str = ""
     points: int = 0
+    kind: str = ""
 
     def winner(self) -> Optional[str]:
         """``"white"``, ``"black"``, or None for a draw."""
@@ -175,7 +179,7 @@ def _backgammon(
             # Cubeless and without resignations, a game ends on the move
             # of its winner: the last player to move.
             record.result = "p2win" if side == 0 else "p1win"
-            record.points, record.end = outcome.points, position
+            record.points, record.kind, record.end = outcome.points, outcome.kind, position
             return record
         dice = _roll(rng, not record.moves)
         try:
