@@ -181,10 +181,15 @@ class _SyncDriver:
             return False
 
     def kill(self) -> None:
-        """Kills the engine process at once."""
-        self._process.kill()
-        self._process.wait()
+        """Kills the engine process at once (also from another thread,
+        while a call waits: that call raises EngineTerminated)."""
+        self._end()
         self._dead = self._dead or "the engine was killed"
+
+    def _end(self) -> None:
+        if self._process.poll() is None:
+            self._process.kill()
+        self._process.wait()
 
     def quit(self, timeout: float = RECOVERY_TIMEOUT) -> None:
         """Sends ``quit`` and waits for the process to exit (killing it
@@ -196,9 +201,7 @@ class _SyncDriver:
                     self._process.wait(timeout)
                 except (EngineTerminated, subprocess.TimeoutExpired):
                     pass
-            if self._process.poll() is None:
-                self.kill()
-            self._process.wait()
+            self._end()
             self._dead = self._dead or "the engine was quit"
             for pipe in (self._process.stdin, self._process.stdout):
                 if pipe is not None:
@@ -324,10 +327,13 @@ class _AsyncDriver:
 
     async def kill(self) -> None:
         """Kills the engine process at once."""
+        await self._end()
+        self._dead = self._dead or "the engine was killed"
+
+    async def _end(self) -> None:
         if self._process.returncode is None:
             self._process.kill()
         await self._process.wait()
-        self._dead = self._dead or "the engine was killed"
 
     async def quit(self, timeout: float = RECOVERY_TIMEOUT) -> None:
         """Sends ``quit`` and waits for the process to exit (killing it
@@ -339,10 +345,8 @@ class _AsyncDriver:
                     await asyncio.wait_for(self._process.wait(), timeout)
                 except (EngineTerminated, asyncio.TimeoutError):
                     pass
-            await self.kill()
-            self._dead = (
-                "the engine was quit" if self._dead == "the engine was killed" else self._dead
-            )
+            await self._end()
+            self._dead = self._dead or "the engine was quit"
 
     close = quit
 

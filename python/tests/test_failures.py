@@ -78,3 +78,10 @@ def test_calls_after_quit_raise_terminated(binary: str) -> None:
     assert engine._process.returncode == 0
     with pytest.raises(EngineTerminated):
         engine.fen(STARTPOS)
+
+
+def test_kill_from_another_thread_ends_a_waiting_call(binary: str) -> None:
+    with Engine.popen(binary) as engine:
+        threading.Timer(0.3, engine.kill).start()
+        with pytest.raises(EngineTerminated):
+            engine.play(STARTPOS, LONG, timeout=60)
