@@ -36,6 +36,7 @@ from ._core import (
     EngineTimeout,
     Op,
     Send,
+    ready,
     recover,
 )
 from ._ubgi import BackgammonResult, Dice, Key, KeyValue, UbgiCore
@@ -53,6 +54,10 @@ from ._ugi import (
 
 Command = Union[str, "os.PathLike[str]", Sequence[str]]
 """A program to start: a path, or an argument list."""
+
+Stderr = Union[None, int, IO[Any]]
+"""Where the engine's standard error goes: None (this process's), a file,
+or ``subprocess.DEVNULL``."""
 
 DEFAULT_TIMEOUT = 30.0
 """Seconds any call may wait for its answer, beyond its search limit."""
@@ -80,7 +85,7 @@ def _decode(raw: bytes) -> str:
 class _SyncDriver:
     """Runs core operations over a child process's pipes, blocking."""
 
-    def __init__(self, argv: List[str], timeout: float, stderr: Optional[IO[Any]], **kw: Any):
+    def __init__(self, argv: List[str], timeout: float, stderr: Stderr, **kw: Any):
         self.timeout = timeout
         self._process = subprocess.Popen(
             argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, **kw
@@ -224,9 +229,7 @@ class _AsyncDriver:
 
     _process: asyncio.subprocess.Process
 
-    async def _start(
-        self, argv: List[str], timeout: float, stderr: Optional[IO[Any]], **kw: Any
-    ) -> None:
+    async def _start(self, argv: List[str], timeout: float, stderr: Stderr, **kw: Any) -> None:
         self.timeout = timeout
         self._process = await asyncio.create_subprocess_exec(
             *argv,
@@ -385,7 +388,7 @@ class Engine(_SyncDriver, _UgiState):
         command: Command,
         *,
         timeout: float = DEFAULT_TIMEOUT,
-        stderr: Optional[IO[Any]] = None,
+        stderr: Stderr = None,
         **popen_args: Any,
     ) -> "Engine":
         """Starts ``command`` (a path or an argument list) and runs the
@@ -399,6 +402,10 @@ class Engine(_SyncDriver, _UgiState):
             engine.kill()
             raise
         return engine
+
+    def ping(self, *, timeout: Optional[float] = None) -> None:
+        """``isready`` until ``readyok``: the engine is alive and idle."""
+        self._run("ping", ready(), timeout)
 
     def configure(
         self, options: Mapping[str, ConfigValue], *, timeout: Optional[float] = None
@@ -517,7 +524,7 @@ class AsyncEngine(_AsyncDriver, _UgiState):
         command: Command,
         *,
         timeout: float = DEFAULT_TIMEOUT,
-        stderr: Optional[IO[Any]] = None,
+        stderr: Stderr = None,
         **popen_args: Any,
     ) -> "AsyncEngine":
         """Starts ``command`` and runs the handshake (see :meth:`Engine.popen`)."""
@@ -530,6 +537,10 @@ class AsyncEngine(_AsyncDriver, _UgiState):
             await engine.kill()
             raise
         return engine
+
+    async def ping(self, *, timeout: Optional[float] = None) -> None:
+        """``isready`` until ``readyok``: the engine is alive and idle."""
+        await self._run("ping", ready(), timeout)
 
     async def configure(
         self, options: Mapping[str, ConfigValue], *, timeout: Optional[float] = None
@@ -661,7 +672,7 @@ class BackgammonEngine(_SyncDriver, _UbgiState):
         command: Command,
         *,
         timeout: float = DEFAULT_TIMEOUT,
-        stderr: Optional[IO[Any]] = None,
+        stderr: Stderr = None,
         **popen_args: Any,
     ) -> "BackgammonEngine":
         """Starts ``command`` and runs the handshake (``ubgi``, then
@@ -674,6 +685,10 @@ class BackgammonEngine(_SyncDriver, _UbgiState):
             engine.kill()
             raise
         return engine
+
+    def ping(self, *, timeout: Optional[float] = None) -> None:
+        """``isready`` until ``readyok``: the engine is alive and idle."""
+        self._run("ping", ready(), timeout)
 
     def configure(self, keys: Mapping[str, KeyValue], *, timeout: Optional[float] = None) -> None:
         """Sets keys: ``{"engine.ply": 2, "game.jacoby": False}``."""
@@ -747,7 +762,7 @@ class AsyncBackgammonEngine(_AsyncDriver, _UbgiState):
         command: Command,
         *,
         timeout: float = DEFAULT_TIMEOUT,
-        stderr: Optional[IO[Any]] = None,
+        stderr: Stderr = None,
         **popen_args: Any,
     ) -> "AsyncBackgammonEngine":
         """See :meth:`BackgammonEngine.popen`."""
@@ -760,6 +775,10 @@ class AsyncBackgammonEngine(_AsyncDriver, _UbgiState):
             await engine.kill()
             raise
         return engine
+
+    async def ping(self, *, timeout: Optional[float] = None) -> None:
+        """``isready`` until ``readyok``: the engine is alive and idle."""
+        await self._run("ping", ready(), timeout)
 
     async def configure(
         self, keys: Mapping[str, KeyValue], *, timeout: Optional[float] = None

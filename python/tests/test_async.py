@@ -16,6 +16,7 @@ def test_async_engine_plays_analyses_and_answers_queries(binary: str) -> None:
     async def main() -> None:
         async with await AsyncEngine.popen(binary) as engine:
             await engine.configure({"Checkers": 4})
+            await engine.ping()
             result = await engine.play(STARTPOS, Limit(depth=3), ponder=True)
             assert result.move in await engine.legal_moves(STARTPOS)
             assert result.ponder is not None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import threading
 import time
 
@@ -51,7 +52,7 @@ def test_killing_the_engine_mid_search_raises_terminated(binary: str) -> None:
 
 
 def test_a_killed_backgammon_engine_raises_terminated(binary: str) -> None:
-    with BackgammonEngine.popen(binary) as engine:
+    with BackgammonEngine.popen(binary, stderr=subprocess.DEVNULL) as engine:
         os.kill(engine.pid, signal.SIGKILL)
         with pytest.raises(EngineTerminated):
             engine.play("4HPwATDgc/ABMA", (3, 1))

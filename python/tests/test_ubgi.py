@@ -17,6 +17,7 @@ def test_handshake_reads_keys(bg: BackgammonEngine) -> None:
     ply = bg.options["engine.ply"]
     assert (ply.type, ply.spec, ply.default) == ("int", "1..3", "2")
     assert bg.options["engine.seed"].minor
+    bg.ping()
 
 
 def test_play_cube_and_take(bg: BackgammonEngine) -> None:

@@ -17,6 +17,7 @@ def test_handshake_reads_id_and_options(engine: Engine) -> None:
     assert engine.options["Move Overhead"].name == "MoveOverhead"
     assert engine.options["Ponder"].default is False
     assert engine.options["TablePath"].default == ""
+    engine.ping()
 
 
 def test_startpos_follows_the_checkers_option(engine: Engine) -> None:
