@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
+import time
 from dataclasses import dataclass, field
 from typing import List, Optional, Sequence, Union, overload
 
@@ -26,7 +28,7 @@ class GameRecord:
     without a Match ID plays the Jacoby rule unless the key ``game.jacoby``
     is false: gammons count only once the cube is turned, so never here).
     ``termination`` is ``"normal"``, or how the loser failed: ``"illegal
-    move"``, ``"timeout"``, ``"terminated"`` (the engine exited) or
+    move"``, ``"time"`` (its clock ran out), ``"timeout"``, ``"terminated"`` (the engine exited) or
     ``"engine error"``; ``reason`` then says more. For backgammon ``moves``
     holds ``"<d1><d2>: <move>"`` per turn.
     """
@@ -109,7 +111,9 @@ def match(
     illegal move, times out, exits or answers an error loses the game.
 
     Grasshopper engines play with ``limit`` from ``start`` (after
-    ``moves``). Backgammon engines play a cubeless money game from
+    ``moves``); a limit with clocks (``p1time``, ``p2time``, increments)
+    runs them down, and an engine whose clock runs out loses on
+    ``"time"``. Backgammon engines play a cubeless money game from
     ``start`` with dice from ``random.Random(seed)``, the opening roll not
     a double.
     """
@@ -137,6 +141,7 @@ def _grasshopper(
 ) -> GameRecord:
     position = referee.fen(start, moves=moves)
     record = GameRecord(_name(white), _name(black), position)
+    clocks = _Clocks(limit)
     while True:
         result = referee.result(position)
         if result is not None:
@@ -144,13 +149,40 @@ def _grasshopper(
             return record
         side = 0 if position.split(" ")[1] == "w" else 1
         try:
-            move = (white, black)[side].play(position, limit, timeout=timeout).move
+            started = time.monotonic()
+            move = (white, black)[side].play(position, clocks.limit(), timeout=timeout).move
         except EngineError as error:
             return _forfeit(record, side, _failure(error), str(error))
+        if not clocks.spend(side, time.monotonic() - started):
+            return _forfeit(record, side, "time", f"flag fell at move {len(record.moves) + 1}")
         if move is None or not referee.is_legal(position, move):
             return _forfeit(record, side, "illegal move", f"{move} in {position}")
         position = referee.play_move(position, move)
         record.moves.append(move)
+
+
+class _Clocks:
+    """The players' clocks, when the limit gives them (``p1time``,
+    ``p2time``): each move's time, as this process measures it, comes off
+    the mover's clock, then the mover's increment goes on."""
+
+    def __init__(self, limit: Limit) -> None:
+        self._base = limit
+        self._left = [limit.p1time, limit.p2time]
+        self._inc = [limit.p1inc or 0.0, limit.p2inc or 0.0]
+
+    def limit(self) -> Limit:
+        return dataclasses.replace(self._base, p1time=self._left[0], p2time=self._left[1])
+
+    def spend(self, side: int, seconds: float) -> bool:
+        """False when the mover's flag fell."""
+        left = self._left[side]
+        if left is None:
+            return True
+        if left < seconds:
+            return False
+        self._left[side] = left - seconds + self._inc[side]
+        return True
 
 
 def _roll(rng: random.Random, opening: bool) -> Dice:

@@ -63,3 +63,31 @@ def test_match_wants_two_engines_of_one_game(binary: str, players: tuple) -> Non
     greedy, _ = players
     with pytest.raises(TypeError):
         match(greedy, greedy)  # type: ignore[call-overload]
+
+
+# Enters on point 6 (legal while it is empty) after 0.4 s of thought.
+SLOW_MOVER = r"""
+import sys, time
+for line in sys.stdin:
+    word = line.split()[0] if line.split() else ""
+    if word == "ugi":
+        print("id name slow\nid author tests\nugiok", flush=True)
+    elif word == "isready":
+        print("readyok", flush=True)
+    elif word == "go":
+        time.sleep(0.4)
+        print("bestmove bar/6", flush=True)
+    elif word == "quit":
+        break
+"""
+
+
+def test_clocks_run_down_and_a_flag_falls(players: tuple) -> None:
+    greedy, rand = players
+    record = match(greedy, rand, Limit(p1time=5, p2time=5, p1inc=0.05, p2inc=0.05))
+    assert record.termination == "normal"
+    with Engine.popen(fake(SLOW_MOVER)) as slow:
+        # 0.4 s a move against a 0.5 s clock: the second move is too late.
+        record = match(slow, greedy, Limit(p1time=0.5, p2time=0.5), referee=greedy)
+    assert (record.result, record.termination) == ("p2win", "time")
+    assert record.moves[0] == "bar/6" and "move 3" in record.reason
