@@ -68,6 +68,15 @@ Op = Generator[Request, Optional[str], T]
 """An operation answering a T."""
 
 
+def line(*parts: object) -> str:
+    """One command line from its parts; a part holding a line break (which
+    would smuggle a second command in) is refused with ValueError."""
+    text = " ".join(str(part) for part in parts)
+    if "\n" in text or "\r" in text:
+        raise ValueError(f"{text!r}: a line break inside one command")
+    return text
+
+
 def parse_error(line: str) -> Optional[EngineError]:
     """The EngineError of an ``error <code> <message>`` line, else None."""
     words = line.split(" ", 2)

@@ -10,6 +10,7 @@ from ._core import (
     Send,
     answer,
     ask,
+    line,
     protocol_error,
     ready,
 )
@@ -66,8 +67,8 @@ def position_command(position: str) -> str:
     """``position gnubgid ...`` or, for an XGID, ``position xgid ...``."""
     position = position.strip()
     if position.startswith("XGID=") or position.count(":") >= 3:
-        return f"position xgid {position}"
-    return f"position gnubgid {position}"
+        return line("position xgid", position)
+    return line("position gnubgid", position)
 
 
 def key_value(value: KeyValue) -> str:
@@ -101,11 +102,11 @@ class UbgiCore:
 
     def configure(self, keys: Mapping[str, KeyValue]) -> Op[None]:
         for name, value in keys.items():
-            yield Send(f"set {name} {key_value(value)}")
+            yield Send(line("set", name, key_value(value)))
             yield from ready()
 
     def get(self, name: str) -> Op[str]:
-        words = yield from ask(f"get {name}", "value")
+        words = yield from ask(line("get", name), "value")
         return " ".join(words[2:])
 
     def new_game(self) -> Op[None]:
@@ -115,7 +116,7 @@ class UbgiCore:
     def _setup(self, position: str, dice: Optional[Dice]) -> Op[None]:
         command = position_command(position)
         if dice is not None:
-            command += f"\ndice {dice[0]} {dice[1]}"
+            command += "\n" + line("dice", *dice)
         yield Send(command)
         yield from ready()
 
@@ -146,12 +147,12 @@ class UbgiCore:
 
     def is_legal(self, position: str, dice: Optional[Dice], move: str) -> Op[bool]:
         yield from self._setup(position, dice)
-        words = yield from ask(f"query legal {move}", "response")
+        words = yield from ask(line("query legal", move), "response")
         return words[1:2] == ["true"]
 
     def play_move(self, position: str, dice: Optional[Dice], move: str) -> Op[str]:
         yield from self._setup(position, dice)
-        yield Send(f"play {move}")
+        yield Send(line("play", move))
         yield from ready()
         words = yield from ask("query position", "response")
         if words[1:2] != ["gnubgid"] or len(words) < 3:

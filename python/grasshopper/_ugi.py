@@ -19,6 +19,7 @@ from typing import (
 from ._core import (
     RECV,
     Op,
+    line,
     Send,
     answer,
     ask,
@@ -248,12 +249,12 @@ class PlayResult:
 def position_command(position: str, moves: Sequence[str] = ()) -> str:
     """``position startpos|fen <position> [moves ...]``."""
     if position.strip() == STARTPOS:
-        command = "position startpos"
+        words = ["position", "startpos"]
     else:
-        command = f"position fen {position.strip()}"
+        words = ["position", "fen", position.strip()]
     if moves:
-        command += " moves " + " ".join(moves)
-    return command
+        words += ["moves", *moves]
+    return line(*words)
 
 
 def config_value(value: ConfigValue) -> str:
@@ -295,7 +296,7 @@ class UgiCore:
         key = _option_key(name)
         if self._sent.get(key) == value:
             return
-        yield Send(f"setoption name {name} value {value}")
+        yield Send(line("setoption name", name, "value", value))
         yield from ready()
         self._sent[key] = value
 
@@ -366,7 +367,7 @@ class UgiCore:
 
     def query(self, position: str, moves: Sequence[str], question: str) -> Op[List[str]]:
         yield from self._position(position, moves)
-        return (yield from ask(f"query {question}", "response"))[1:]
+        return (yield from ask(line("query", question), "response"))[1:]
 
     def legal_moves(self, position: str, moves: Sequence[str]) -> Op[List[str]]:
         return (yield from self.query(position, moves, "moves"))

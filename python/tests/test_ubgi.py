@@ -75,3 +75,11 @@ def test_errors_carry_the_engines_code_and_message(bg: BackgammonEngine) -> None
         bg.play_move(BACKGAMMON_START, "24/10", (3, 1))
     assert illegal.value.code == "bad_value"
     assert bg.play(BACKGAMMON_START, (3, 1)) == "8/5 6/5"
+
+
+def test_a_line_break_cannot_smuggle_in_a_command(bg: BackgammonEngine) -> None:
+    with pytest.raises(ValueError, match="line break"):
+        bg.play(BACKGAMMON_START + "\nquit", (3, 1))
+    with pytest.raises(ValueError, match="line break"):
+        bg.is_legal(BACKGAMMON_START, "8/5\nquit", (3, 1))
+    assert bg.play(BACKGAMMON_START, (3, 1)) == "8/5 6/5"

@@ -120,3 +120,11 @@ def test_uci_clocks_in_seconds(engine: Engine) -> None:
     result = engine.play(STARTPOS, Limit(p1time=0.5, p2time=0.5, p1inc=0.01, p2inc=0.01))
     assert result.move in engine.legal_moves(STARTPOS)
     assert Limit(movetime=0.25, depth=3).go() == "go movetime 250 depth 3"
+
+
+def test_a_line_break_cannot_smuggle_in_a_command(engine: Engine) -> None:
+    with pytest.raises(ValueError, match="line break"):
+        engine.is_legal(STARTPOS, "bar/1\nquit")
+    with pytest.raises(ValueError, match="line break"):
+        engine.configure({"Hash": "16\nquit"})
+    assert engine.legal_moves(STARTPOS, moves=["bar/1"])[0] == "bar/2"
