@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import (
+    Callable,
     Dict,
     Iterator,
     List,
@@ -265,6 +266,40 @@ def config_value(value: ConfigValue) -> str:
     return str(value)
 
 
+InfoCallback = Callable[[InfoDict], None]
+"""Called with each ``info`` line of a search as it comes."""
+
+
+class SearchLines:
+    """What one search reported: the last info of each of its lines
+    (``multipv`` 1, 2, ...), with proved draws marked."""
+
+    def __init__(self, on_info: Optional[InfoCallback]) -> None:
+        self.lines: Dict[int, InfoDict] = {}
+        self.last: InfoDict = {}
+        self._proved_draw: Set[int] = set()
+        self._on_info = on_info
+
+    def add(self, info: InfoDict) -> None:
+        if info.get("string", "").endswith("is a proved draw"):
+            # Said once per search, after the line it is about; a proved
+            # value stays so at greater depths.
+            self._proved_draw.add(self.last.get("multipv", 1))
+            if self.last.get("score") == Score(cp=0):
+                self.last["score"] = Score(cp=0, proved_draw=True)
+        elif "score" in info or "pv" in info:
+            k = info.get("multipv", 1)
+            if k in self._proved_draw and info.get("score") == Score(cp=0):
+                info["score"] = Score(cp=0, proved_draw=True)
+            self.lines[k] = info
+            self.last = info
+        if self._on_info is not None:
+            self._on_info(info)
+
+    def best_first(self) -> List[InfoDict]:
+        return [self.lines[k] for k in sorted(self.lines)]
+
+
 _MANAGED = {"multipv": "analyse(multipv=...)", "ponder": "play(ponder=True)"}
 
 
@@ -311,59 +346,60 @@ class UgiCore:
         yield from ready()
 
     def _search(
-        self, position: str, moves: Sequence[str], limit: Limit, multipv: int, ponder: bool
-    ) -> Op[Tuple[List[str], Dict[int, InfoDict], InfoDict]]:
-        """Runs one search; returns (bestmove words, {multipv: last info})."""
+        self,
+        position: str,
+        moves: Sequence[str],
+        limit: Limit,
+        multipv: int,
+        ponder: bool,
+        on_info: Optional[InfoCallback],
+    ) -> Op[Tuple[List[str], SearchLines]]:
+        """Runs one search; returns the bestmove line's words and its info."""
         go = limit.go()
         yield from self._setoption("MultiPV", str(multipv))
         yield from self._setoption("Ponder", config_value(ponder))
         yield from self._position(position, moves)
         yield Send(go)
-        lines: Dict[int, InfoDict] = {}
-        proved_draw: Set[int] = set()
-        last: InfoDict = {}
+        search = SearchLines(on_info)
         while True:
-            line = yield RECV
-            assert line is not None
-            if line.startswith("bestmove"):
-                return line.split(" "), lines, last
-            if line.startswith("info "):
-                info = parse_info(line)
-                if info.get("string", "").endswith("is a proved draw"):
-                    # Said once per search, after the line it is about;
-                    # a proved value stays so at greater depths.
-                    proved_draw.add(last.get("multipv", 1))
-                    if last.get("score") == Score(cp=0):
-                        last["score"] = Score(cp=0, proved_draw=True)
-                elif "score" in info or "pv" in info:
-                    k = info.get("multipv", 1)
-                    score = info.get("score")
-                    if k in proved_draw and score is not None and score.cp == 0:
-                        info["score"] = Score(cp=0, proved_draw=True)
-                    lines[k] = info
-                    last = info
+            text = yield RECV
+            assert text is not None
+            if text.startswith("bestmove"):
+                return text.split(" "), search
+            if text.startswith("info "):
+                search.add(parse_info(text))
                 continue
-            error = parse_error(line)
+            error = parse_error(text)
             if error is not None:
                 raise error
 
     def play(
-        self, position: str, limit: Limit, moves: Sequence[str], ponder: bool
+        self,
+        position: str,
+        limit: Limit,
+        moves: Sequence[str],
+        ponder: bool,
+        on_info: Optional[InfoCallback] = None,
     ) -> Op[PlayResult]:
-        words, _, last = yield from self._search(position, moves, limit, 1, ponder)
+        words, search = yield from self._search(position, moves, limit, 1, ponder, on_info)
         if len(words) not in (2, 4):
             raise protocol_error("bestmove <move> [ponder <move>]", " ".join(words))
         move = None if words[1] == "(none)" else words[1]
         reply = words[3] if len(words) == 4 and words[2] == "ponder" else None
-        return PlayResult(move, reply, last)
+        return PlayResult(move, reply, search.last)
 
     def analyse(
-        self, position: str, limit: Limit, moves: Sequence[str], multipv: int
+        self,
+        position: str,
+        limit: Limit,
+        moves: Sequence[str],
+        multipv: int,
+        on_info: Optional[InfoCallback] = None,
     ) -> Op[List[InfoDict]]:
         if multipv < 1:
             raise ValueError(f"multipv {multipv}: expected at least 1")
-        _, lines, _ = yield from self._search(position, moves, limit, multipv, False)
-        return [lines[k] for k in sorted(lines)]
+        _, search = yield from self._search(position, moves, limit, multipv, False, on_info)
+        return search.best_first()
 
     def query(self, position: str, moves: Sequence[str], question: str) -> Op[List[str]]:
         yield from self._position(position, moves)

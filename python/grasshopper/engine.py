@@ -43,6 +43,7 @@ from ._ubgi import BackgammonResult, Dice, Key, KeyValue, UbgiCore
 from ._ugi import (
     STARTPOS,
     ConfigValue,
+    InfoCallback,
     InfoDict,
     Limit,
     Option,
@@ -421,12 +422,14 @@ class Engine(_SyncDriver, _UgiState):
         *,
         moves: Sequence[str] = (),
         ponder: bool = False,
+        on_info: Optional[InfoCallback] = None,
         timeout: Optional[float] = None,
     ) -> PlayResult:
         """The engine's move (``None`` when the game is over); with
-        ``ponder=True`` also the reply it expects. The timeout is added to
-        the limit's own time."""
-        op = self._core.play(position, limit, moves, ponder)
+        ``ponder=True`` also the reply it expects; ``on_info`` is called
+        with every info line as it comes. The timeout is added to the
+        limit's own time."""
+        op = self._core.play(position, limit, moves, ponder, on_info)
         return self._run("play", op, timeout, limit.budget())
 
     @overload
@@ -437,6 +440,7 @@ class Engine(_SyncDriver, _UgiState):
         *,
         multipv: None = None,
         moves: Sequence[str] = (),
+        on_info: Optional[InfoCallback] = None,
         timeout: Optional[float] = None,
     ) -> InfoDict: ...
 
@@ -448,6 +452,7 @@ class Engine(_SyncDriver, _UgiState):
         *,
         multipv: int,
         moves: Sequence[str] = (),
+        on_info: Optional[InfoCallback] = None,
         timeout: Optional[float] = None,
     ) -> List[InfoDict]: ...
 
@@ -458,11 +463,13 @@ class Engine(_SyncDriver, _UgiState):
         *,
         multipv: Optional[int] = None,
         moves: Sequence[str] = (),
+        on_info: Optional[InfoCallback] = None,
         timeout: Optional[float] = None,
     ) -> Union[InfoDict, List[InfoDict]]:
         """The search's last info: one InfoDict, or with ``multipv=k`` a list
-        of the k best lines, best first (fewer when fewer moves are legal)."""
-        op = self._core.analyse(position, limit, moves, multipv or 1)
+        of the k best lines, best first (fewer when fewer moves are legal).
+        ``on_info`` is called with every info line as it comes."""
+        op = self._core.analyse(position, limit, moves, multipv or 1, on_info)
         lines: List[InfoDict] = self._run("analyse", op, timeout, limit.budget())
         if multipv is None:
             return lines[0] if lines else InfoDict()
@@ -555,10 +562,11 @@ class AsyncEngine(_AsyncDriver, _UgiState):
         *,
         moves: Sequence[str] = (),
         ponder: bool = False,
+        on_info: Optional[InfoCallback] = None,
         timeout: Optional[float] = None,
     ) -> PlayResult:
         """See :meth:`Engine.play`."""
-        op = self._core.play(position, limit, moves, ponder)
+        op = self._core.play(position, limit, moves, ponder, on_info)
         return await self._run("play", op, timeout, limit.budget())
 
     @overload
@@ -569,6 +577,7 @@ class AsyncEngine(_AsyncDriver, _UgiState):
         *,
         multipv: None = None,
         moves: Sequence[str] = (),
+        on_info: Optional[InfoCallback] = None,
         timeout: Optional[float] = None,
     ) -> InfoDict: ...
 
@@ -580,6 +589,7 @@ class AsyncEngine(_AsyncDriver, _UgiState):
         *,
         multipv: int,
         moves: Sequence[str] = (),
+        on_info: Optional[InfoCallback] = None,
         timeout: Optional[float] = None,
     ) -> List[InfoDict]: ...
 
@@ -590,10 +600,11 @@ class AsyncEngine(_AsyncDriver, _UgiState):
         *,
         multipv: Optional[int] = None,
         moves: Sequence[str] = (),
+        on_info: Optional[InfoCallback] = None,
         timeout: Optional[float] = None,
     ) -> Union[InfoDict, List[InfoDict]]:
         """See :meth:`Engine.analyse`."""
-        op = self._core.analyse(position, limit, moves, multipv or 1)
+        op = self._core.analyse(position, limit, moves, multipv or 1, on_info)
         lines: List[InfoDict] = await self._run("analyse", op, timeout, limit.budget())
         if multipv is None:
             return lines[0] if lines else InfoDict()

@@ -128,3 +128,13 @@ def test_a_line_break_cannot_smuggle_in_a_command(engine: Engine) -> None:
     with pytest.raises(ValueError, match="line break"):
         engine.configure({"Hash": "16\nquit"})
     assert engine.legal_moves(STARTPOS, moves=["bar/1"])[0] == "bar/2"
+
+
+def test_on_info_sees_every_info_line_as_it_comes(engine: Engine) -> None:
+    seen: list = []
+    last = engine.analyse(STARTPOS, Limit(depth=5), on_info=seen.append)
+    assert [info["depth"] for info in seen] == [1, 2, 3, 4, 5]
+    assert seen[-1] == last
+    played: list = []
+    result = engine.play(STARTPOS, Limit(depth=3), on_info=played.append)
+    assert played[-1] == result.info and len(played) == 3
