@@ -170,7 +170,7 @@ fn every_refusal_says_why() {
 
 /// The lines of protocol.md's ```text <tag> block.
 fn protocol_md_block(tag: &str) -> Vec<String> {
-    let md = include_str!("../../../protocol.md");
+    let md = include_str!("../../../../protocol.md");
     let start = md
         .find(&format!("```text {tag}\n"))
         .unwrap_or_else(|| panic!("protocol.md has a ```text {tag} block"));
