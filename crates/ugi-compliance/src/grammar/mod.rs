@@ -192,7 +192,7 @@ pub fn classify(text: &str) -> Result<Line, Refusal> {
 }
 
 /// The characters of a line: printable, single spaces between words.
-fn check_characters(text: &str) -> Result<(), Refusal> {
+pub(crate) fn check_characters(text: &str) -> Result<(), Refusal> {
     if text.is_empty() {
         return Err(Refusal::Empty);
     }
