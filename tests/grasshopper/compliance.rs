@@ -10,11 +10,11 @@ use std::thread;
 
 /// Runs the checker on `engine`; its exit status and stdout. The margin
 /// past movetime and clocks is generous: the tests share two cores.
-fn compliance(engine: &[&str]) -> (bool, String) {
+pub fn compliance(engine: &[&str]) -> (bool, String) {
     check_with(&["--timeout", "5000", "--margin", "500"], engine)
 }
 
-fn check_with(settings: &[&str], engine: &[&str]) -> (bool, String) {
+pub fn check_with(settings: &[&str], engine: &[&str]) -> (bool, String) {
     let out = Command::new(crate::BIN)
         .arg("compliance")
         .args(settings)
@@ -32,14 +32,22 @@ fn fake() -> String {
     testkit::fake_engine().display().to_string()
 }
 
-/// Every line is `PASS <check>` and the exit status is 0.
+/// Every line is `PASS <check>`, extensions included, the summary says
+/// so, and the exit status is 0.
 fn all_pass(engine: &[&str]) {
     let (ok, out) = compliance(engine);
-    let lines: Vec<&str> = out.lines().collect();
-    assert!(lines.len() >= 35, "{engine:?}:\n{out}");
+    let mut lines: Vec<&str> = out.lines().collect();
+    let summary = lines.pop().unwrap_or_default();
+    assert!(lines.len() >= 40, "{engine:?}:\n{out}");
     for line in &lines {
         assert!(line.starts_with("PASS "), "{engine:?}: {line}\n{out}");
     }
+    let want = format!(
+        "summary: {} passed, 0 failed, 0 skipped; compliant with the UGI core; \
+         offers all of the extensions",
+        lines.len()
+    );
+    assert_eq!(summary, want, "{engine:?}:\n{out}");
     assert!(ok, "{engine:?}:\n{out}");
 }
 
@@ -141,10 +149,20 @@ fn each_fault_of_the_fake_engine_fails_the_check_it_breaks() {
             line.contains(why),
             "{args:?}: wanted {why:?} in {line:?}\n{out}"
         );
-        // The checks before the fault passed, where there were any.
-        assert!(out
+        // Every line a verdict, then the summary.
+        let (summary, verdicts) = out
             .lines()
-            .all(|l| l.starts_with("PASS ") || l.starts_with("FAIL ")));
+            .collect::<Vec<_>>()
+            .split_last()
+            .map(|(s, v)| (*s, v.to_vec()))
+            .unwrap();
+        assert!(verdicts
+            .iter()
+            .all(|l| l.starts_with("PASS ") || l.starts_with("FAIL ") || l.starts_with("SKIP ")));
+        assert!(
+            summary.contains("not compliant with the UGI core"),
+            "{summary}"
+        );
     }
 }
 
@@ -158,8 +176,11 @@ fn the_command_needs_an_engine_and_reports_a_missing_one() {
         out.starts_with("FAIL handshake: the engine cannot be started"),
         "{out}"
     );
+    let lines: Vec<&str> = out.lines().collect();
+    let (summary, rest) = lines[1..].split_last().unwrap();
+    assert!(rest.iter().all(|l| l.contains("not checked")), "{out}");
     assert!(
-        out.lines().skip(1).all(|l| l.contains("not checked")),
+        summary.starts_with("summary: 0 passed, 40 failed, 0 skipped"),
         "{out}"
     );
 }

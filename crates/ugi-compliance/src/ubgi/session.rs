@@ -158,7 +158,7 @@ impl<'a> Session<'a> {
     pub fn answer(&mut self, command: &str, optional: bool) -> Result<Said<UbgiLine>, Stop> {
         self.send(command)?;
         loop {
-            let said = self.next_line(&format!("an answer to {command}"))?;
+            let said = self.next_line(&format!("answer to {command}"))?;
             match &said.line {
                 UbgiLine::Info => {}
                 UbgiLine::Error {
