@@ -7,7 +7,7 @@
 use crate::compliance::check_with;
 
 /// Our extensions' checks: each skipped as not offered.
-const EXTENSIONS: [&str; 14] = [
+const EXTENSIONS: [&str; 15] = [
     "handshake uci",
     "query legal",
     "query moves",
@@ -16,6 +16,7 @@ const EXTENSIONS: [&str; 14] = [
     "go ponder + stop",
     "Ponder true: bestmove ponder",
     "MultiPV",
+    "perft",
     "error unknown_command",
     "error syntax",
     "error bad_position",
@@ -45,7 +46,7 @@ fn a_core_only_ugi_engine_is_compliant_with_the_core_and_its_extensions_skipped(
     let summary = out.lines().last().unwrap();
     assert_eq!(
         summary,
-        "summary: 26 passed, 0 failed, 14 skipped; compliant with the UGI core; \
+        "summary: 26 passed, 0 failed, 15 skipped; compliant with the UGI core; \
          does not offer all of the extensions"
     );
 }

@@ -225,3 +225,55 @@ fn busy(s: &mut Session, pos: &Position) -> Check {
     s.bestmove(pos, now, deadline, "bestmove after stop")
         .map(|_| ())
 }
+
+/// `perft 1` and `perft 2`: one `<move>: <count>` line per legal move with
+/// the count the rules give, then `nodes <total>`.
+pub fn perft(s: &mut Session) -> Check {
+    let p = &s.positions;
+    for pos in [s.start_position(), p.white, p.black, p.pass] {
+        s.set(&pos)?;
+        for depth in [1, 2] {
+            judge_perft(s, &pos, depth)?;
+        }
+    }
+    s.sync()
+}
+
+fn judge_perft(s: &mut Session, pos: &Position, depth: u32) -> Check {
+    s.send(&format!("perft {depth}"))?;
+    let mut want: Vec<(Move, u64)> = pos
+        .legal_moves()
+        .iter()
+        .map(|&m| (m, leaves(&pos.play(m).expect("legal"), depth - 1)))
+        .collect();
+    let mut got = Vec::new();
+    let total = loop {
+        let said = s.next_line(&format!("nodes after perft {depth}"))?;
+        match said.line {
+            Line::PerftMove { mv, count } => got.push((mv, count)),
+            Line::Nodes(total) => break total,
+            _ => return Err(unexpected(said.text, "<move>: <count> lines, then nodes")),
+        }
+    };
+    want.sort();
+    got.sort();
+    let sum: u64 = want.iter().map(|(_, n)| n).sum();
+    if got != want || total != sum {
+        return Err(wrong(format!(
+            "perft {depth} in {pos}: {got:?} nodes {total}, expected {want:?} nodes {sum}"
+        )));
+    }
+    Ok(())
+}
+
+/// The leaves `depth` plies below `pos` (a finished game is one leaf).
+fn leaves(pos: &Position, depth: u32) -> u64 {
+    if depth == 0 || pos.is_game_over() {
+        return 1;
+    }
+    let children = pos.legal_moves();
+    children
+        .iter()
+        .map(|&m| leaves(&pos.play(m).expect("legal"), depth - 1))
+        .sum()
+}

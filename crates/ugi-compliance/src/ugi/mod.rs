@@ -103,6 +103,7 @@ fn steps() -> Vec<Step> {
             extensions::ponder_on,
         ),
         extension("MultiPV", |o| o.multipv, extensions::multipv),
+        extension("perft", |o| o.perft, extensions::perft),
         core("go at game end", core::game_end),
         core("go infinite at game end", core::game_end_infinite),
         core("unknown commands", core::unknown_commands),

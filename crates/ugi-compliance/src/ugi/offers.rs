@@ -2,11 +2,18 @@
 //! each extension is tried, followed by `isready`; an extension is offered
 //! when its answer comes before `readyok`, and not when the engine passes
 //! over it in silence (as UCI engines pass over what they do not know).
-//! Ponder and MultiPV are offered when the engine declares those options.
+//! `perft`, which runs beside the session, is offered when its first line
+//! comes within [`PERFT_PATIENCE`]. Ponder and MultiPV are offered when the
+//! engine declares those options. (`d` draws for a person, not for a
+//! parser: it has no check.)
 
 use super::session::{Check, Session};
 use crate::grammar::{Line, OptionKind};
 use crate::strict::Fault;
+use std::time::{Duration, Instant};
+
+/// How long the probe waits for `perft 1`'s first line.
+pub const PERFT_PATIENCE: Duration = Duration::from_millis(300);
 
 /// The extensions an engine offers.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -21,6 +28,8 @@ pub struct Offers {
     pub moves: bool,
     /// An unknown command answered by an `error` line.
     pub errors: bool,
+    /// `perft <depth>` answered.
+    pub perft: bool,
     /// The check option `Ponder`.
     pub ponder: bool,
     /// The spin option `MultiPV`.
@@ -71,6 +80,7 @@ impl Offers {
                 self.set(probe);
             }
         }
+        self.perft = perft_answered(session)?;
         Ok(())
     }
 
@@ -85,20 +95,43 @@ impl Offers {
     }
 }
 
-/// Sends `command` and `isready`; whether the answer `probe` looks for came
-/// before `readyok`.
+/// Sends `command`; whether the answer `probe` looks for came before the
+/// `readyok` of the `isready` after it.
 fn answered(session: &mut Session, command: &str, probe: Probe) -> Result<bool, Fault> {
     session.send(command)?;
+    let lines = until_ready(session, command)?;
+    Ok(lines.iter().any(|line| match (line, probe) {
+        (Line::UciOk, Probe::Uci) => true,
+        (Line::Response(_), Probe::Fen | Probe::Legal | Probe::Moves) => true,
+        (Line::Error { .. }, Probe::Errors) => true,
+        _ => false,
+    }))
+}
+
+/// Sends `isready`; the lines before its `readyok`.
+fn until_ready(session: &mut Session, after: &str) -> Result<Vec<Line>, Fault> {
     session.send("isready")?;
-    let mut seen = false;
+    let mut lines = Vec::new();
     loop {
-        let said = session.next_line(&format!("readyok after {command} and isready"))?;
-        seen |= match (&said.line, probe) {
-            (Line::ReadyOk, _) => return Ok(seen),
-            (Line::UciOk, Probe::Uci) => true,
-            (Line::Response(_), Probe::Fen | Probe::Legal | Probe::Moves) => true,
-            (Line::Error { .. }, Probe::Errors) => true,
-            _ => false,
-        };
+        let said = session.next_line(&format!("readyok after {after} and isready"))?;
+        match said.line {
+            Line::ReadyOk => return Ok(lines),
+            line => lines.push(line),
+        }
     }
+}
+
+/// `perft 1` in the start position: its lines (read to the `nodes` total)
+/// if the first comes in time; then `isready`, past any `error` or `info`.
+fn perft_answered(session: &mut Session) -> Result<bool, Fault> {
+    session.send("perft 1")?;
+    let mut offered = false;
+    while let Some(said) = session.line_by(Instant::now() + PERFT_PATIENCE)? {
+        match said.line {
+            Line::PerftMove { .. } => offered = true,
+            Line::Nodes(_) => return session.sync().map(|()| true),
+            _ => break,
+        }
+    }
+    until_ready(session, "perft 1").map(|_| offered)
 }
