@@ -100,11 +100,13 @@ impl Offers {
 fn answered(session: &mut Session, command: &str, probe: Probe) -> Result<bool, Fault> {
     session.send(command)?;
     let lines = until_ready(session, command)?;
-    Ok(lines.iter().any(|line| match (line, probe) {
-        (Line::UciOk, Probe::Uci) => true,
-        (Line::Response(_), Probe::Fen | Probe::Legal | Probe::Moves) => true,
-        (Line::Error { .. }, Probe::Errors) => true,
-        _ => false,
+    Ok(lines.iter().any(|line| {
+        matches!(
+            (line, probe),
+            (Line::UciOk, Probe::Uci)
+                | (Line::Response(_), Probe::Fen | Probe::Legal | Probe::Moves)
+                | (Line::Error { .. }, Probe::Errors)
+        )
     }))
 }
 
