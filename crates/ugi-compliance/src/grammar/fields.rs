@@ -91,98 +91,105 @@ pub(super) fn info(mut w: Words<'_>) -> Result<Info, Refusal> {
         let Some(field) = w.word() else { break };
         any = true;
         match field {
+            "string" if info != Info::default() => return Err(Refusal::StringNotAlone),
             "string" => {
-                if info != Info::default() {
-                    return Err(Refusal::StringNotAlone);
-                }
                 info.string = Some(w.text("a text")?.to_string());
                 return Ok(info);
             }
-            "depth" | "seldepth" | "multipv" | "nodes" | "nps" | "hashfull" | "time" => {
-                let name: &'static str = match field {
-                    "depth" => "depth",
-                    "seldepth" => "seldepth",
-                    "multipv" => "multipv",
-                    "nodes" => "nodes",
-                    "nps" => "nps",
-                    "hashfull" => "hashfull",
-                    _ => "time",
-                };
-                w.space_check()?;
-                let n = unsigned(&w, name, w.peek())?;
-                w.word();
-                let n = match name {
-                    "depth" | "seldepth" => in_range(&w, name, n, 1, u64::MAX, "at least 1")?,
-                    "multipv" => in_range(&w, name, n, 1, 96, "1 to 96")?,
-                    "hashfull" => in_range(&w, name, n, 0, 1000, "0 to 1000 per mille")?,
-                    _ => n,
-                };
-                let slot = match name {
-                    "depth" => &mut info.depth,
-                    "seldepth" => &mut info.seldepth,
-                    "multipv" => &mut info.multipv,
-                    "nodes" => &mut info.nodes,
-                    "nps" => &mut info.nps,
-                    "hashfull" => &mut info.hashfull,
-                    _ => &mut info.time,
-                };
-                if slot.replace(n).is_some() {
-                    return Err(Refusal::RepeatedInfoField(name));
-                }
-            }
-            "score" => {
-                if info.score.is_some() {
-                    return Err(Refusal::RepeatedInfoField("score"));
-                }
-                let score = match w.need("cp or mate")? {
-                    "cp" => {
-                        w.space_check()?;
-                        let x = signed(&w, "score cp", w.peek())?;
-                        w.word();
-                        Score::Cp(x)
-                    }
-                    "mate" => {
-                        w.space_check()?;
-                        let n = signed(&w, "score mate", w.peek())?;
-                        w.word();
-                        if n == 0 {
-                            return Err(Refusal::OutOfRange {
-                                line: "info",
-                                field: "score mate",
-                                value: "0".into(),
-                                range: "not 0: moves to a proved win, negative for a loss",
-                            });
-                        }
-                        Score::Mate(n)
-                    }
-                    other => return Err(w.expected("cp or mate", other)),
-                };
-                if let Some(bound @ ("lowerbound" | "upperbound")) = w.peek() {
-                    return Err(Refusal::UnsupportedInfoField(quote(bound)));
-                }
-                info.score = Some(score);
-            }
-            "pv" => {
-                // The last field: moves to the end of the line.
-                loop {
-                    w.space_check()?;
-                    let Some(token) = w.word() else { break };
-                    info.pv.push(read_move(&w, token)?);
-                }
-                if info.pv.is_empty() {
-                    return Err(Refusal::Missing {
-                        line: "info",
-                        what: "a move after pv",
-                    });
-                }
-                return Ok(info);
-            }
+            "score" => info_score(&mut w, &mut info)?,
+            "pv" => return info_pv(&mut w, info),
             f if UCI_ONLY_INFO.contains(&f) => return Err(Refusal::UnsupportedInfoField(quote(f))),
-            other => return Err(Refusal::UnknownInfoField(quote(other))),
+            other => info_number(&mut w, &mut info, other)?,
         }
     }
     if !any {
         return Err(Refusal::EmptyInfo);
+    }
+    Ok(info)
+}
+
+/// The numeric fields: their name (as a `'static` for messages), range
+/// and place in [`Info`].
+type NumberField = (
+    &'static str,
+    u64,
+    u64,
+    &'static str,
+    fn(&mut Info) -> &mut Option<u64>,
+);
+
+const NUMBER_FIELDS: [NumberField; 7] = [
+    ("depth", 1, u64::MAX, "at least 1", |i| &mut i.depth),
+    ("seldepth", 1, u64::MAX, "at least 1", |i| &mut i.seldepth),
+    ("multipv", 1, 96, "1 to 96", |i| &mut i.multipv),
+    ("nodes", 0, u64::MAX, "", |i| &mut i.nodes),
+    ("nps", 0, u64::MAX, "", |i| &mut i.nps),
+    ("hashfull", 0, 1000, "0 to 1000 per mille", |i| {
+        &mut i.hashfull
+    }),
+    ("time", 0, u64::MAX, "", |i| &mut i.time),
+];
+
+/// `<field> <n>` for a numeric field, each at most once.
+fn info_number(w: &mut Words<'_>, info: &mut Info, field: &str) -> Result<(), Refusal> {
+    let Some(&(name, lo, hi, range, slot)) = NUMBER_FIELDS.iter().find(|f| f.0 == field) else {
+        return Err(Refusal::UnknownInfoField(quote(field)));
+    };
+    w.space_check()?;
+    let n = unsigned(w, name, w.peek())?;
+    w.word();
+    let n = in_range(w, name, n, lo, hi, range)?;
+    if slot(info).replace(n).is_some() {
+        return Err(Refusal::RepeatedInfoField(name));
+    }
+    Ok(())
+}
+
+/// `score cp <x>` or `score mate <n>` (n not 0), at most once, no bounds.
+fn info_score(w: &mut Words<'_>, info: &mut Info) -> Result<(), Refusal> {
+    if info.score.is_some() {
+        return Err(Refusal::RepeatedInfoField("score"));
+    }
+    let kind = w.need("cp or mate")?;
+    let field = match kind {
+        "cp" => "score cp",
+        "mate" => "score mate",
+        other => return Err(w.expected("cp or mate", other)),
+    };
+    w.space_check()?;
+    let n = signed(w, field, w.peek())?;
+    w.word();
+    let score = match (kind, n) {
+        ("cp", x) => Score::Cp(x),
+        (_, 0) => {
+            return Err(Refusal::OutOfRange {
+                line: "info",
+                field: "score mate",
+                value: "0".into(),
+                range: "not 0: moves to a proved win, negative for a loss",
+            })
+        }
+        (_, n) => Score::Mate(n),
+    };
+    if let Some(bound @ ("lowerbound" | "upperbound")) = w.peek() {
+        return Err(Refusal::UnsupportedInfoField(quote(bound)));
+    }
+    info.score = Some(score);
+    Ok(())
+}
+
+/// `pv <move>...`: the last field, moves to the end of the line.
+fn info_pv(w: &mut Words<'_>, mut info: Info) -> Result<Info, Refusal> {
+    loop {
+        w.space_check()?;
+        let Some(token) = w.word() else { break };
+        info.pv.push(read_move(w, token)?);
+    }
+    if info.pv.is_empty() {
+        return Err(Refusal::Missing {
+            line: "info",
+            what: "a move after pv",
+        });
     }
     Ok(info)
 }
