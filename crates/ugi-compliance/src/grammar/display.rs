@@ -1,6 +1,6 @@
 //! Lines written back in the grammar's one spelling.
 
-use super::{Line, OptionKind, Score};
+use super::{Info, Line, OptionKind, Score};
 use std::fmt;
 
 impl fmt::Display for Score {
@@ -32,43 +32,7 @@ impl fmt::Display for Line {
             Line::UgiOk => f.write_str("ugiok"),
             Line::UciOk => f.write_str("uciok"),
             Line::ReadyOk => f.write_str("readyok"),
-            Line::Info(i) => {
-                f.write_str("info")?;
-                if let Some(s) = &i.string {
-                    return write!(f, " string {s}");
-                }
-                let fields = [
-                    ("depth", i.depth),
-                    ("seldepth", i.seldepth),
-                    ("multipv", i.multipv),
-                ];
-                for (name, v) in fields {
-                    if let Some(v) = v {
-                        write!(f, " {name} {v}")?;
-                    }
-                }
-                if let Some(s) = i.score {
-                    write!(f, " score {s}")?;
-                }
-                let fields = [
-                    ("nodes", i.nodes),
-                    ("nps", i.nps),
-                    ("hashfull", i.hashfull),
-                    ("time", i.time),
-                ];
-                for (name, v) in fields {
-                    if let Some(v) = v {
-                        write!(f, " {name} {v}")?;
-                    }
-                }
-                if !i.pv.is_empty() {
-                    f.write_str(" pv")?;
-                    for m in &i.pv {
-                        write!(f, " {m}")?;
-                    }
-                }
-                Ok(())
-            }
+            Line::Info(info) => write_info(f, info),
             Line::BestMove { mv: None, .. } => f.write_str("bestmove (none)"),
             Line::BestMove {
                 mv: Some(m),
@@ -85,4 +49,43 @@ impl fmt::Display for Line {
             Line::Nodes(n) => write!(f, "nodes {n}"),
         }
     }
+}
+
+/// `info` and its fields in protocol.md's order.
+fn write_info(f: &mut fmt::Formatter<'_>, i: &Info) -> fmt::Result {
+    f.write_str("info")?;
+    if let Some(s) = &i.string {
+        return write!(f, " string {s}");
+    }
+    let counts = [
+        ("depth", i.depth),
+        ("seldepth", i.seldepth),
+        ("multipv", i.multipv),
+    ];
+    for (name, v) in counts {
+        if let Some(v) = v {
+            write!(f, " {name} {v}")?;
+        }
+    }
+    if let Some(s) = i.score {
+        write!(f, " score {s}")?;
+    }
+    let effort = [
+        ("nodes", i.nodes),
+        ("nps", i.nps),
+        ("hashfull", i.hashfull),
+        ("time", i.time),
+    ];
+    for (name, v) in effort {
+        if let Some(v) = v {
+            write!(f, " {name} {v}")?;
+        }
+    }
+    if !i.pv.is_empty() {
+        f.write_str(" pv")?;
+        for m in &i.pv {
+            write!(f, " {m}")?;
+        }
+    }
+    Ok(())
 }
