@@ -58,9 +58,10 @@ pub enum Command {
     Selfplay(lab::SelfplayArgs),
     /// Play a match between engines that speak the protocol (see docs/match-runner.md).
     Match(Box<matches::MatchArgs>),
-    /// Check that an engine speaks the protocol (protocol.md): drives
-    /// `CMD ARGS...` through every command, prints `PASS <check>` or
-    /// `FAIL <check>: <why>` per check, and fails if any check does.
+    /// Check that any engine speaks UGI (the core, and our extensions where
+    /// offered) or, with --ubgi, UBGI (by the draft's conformance levels):
+    /// drives `CMD ARGS...` through every command, prints `PASS`, `FAIL` or
+    /// `SKIP` per check and a summary, and fails if any check fails.
     Compliance(compliance::ComplianceArgs),
     /// Solve a position exactly: value for the side to move, plies to the
     /// end under optimal play, all optimal moves, and the cost.

@@ -10,11 +10,11 @@ use std::thread;
 
 /// Runs the checker on `engine`; its exit status and stdout. The margin
 /// past movetime and clocks is generous: the tests share two cores.
-fn compliance(engine: &[&str]) -> (bool, String) {
+pub fn compliance(engine: &[&str]) -> (bool, String) {
     check_with(&["--timeout", "5000", "--margin", "500"], engine)
 }
 
-fn check_with(settings: &[&str], engine: &[&str]) -> (bool, String) {
+pub fn check_with(settings: &[&str], engine: &[&str]) -> (bool, String) {
     let out = Command::new(crate::BIN)
         .arg("compliance")
         .args(settings)
@@ -32,33 +32,52 @@ fn fake() -> String {
     testkit::fake_engine().display().to_string()
 }
 
-/// Every line is `PASS <check>` and the exit status is 0.
-fn all_pass(engine: &[&str]) {
+/// Every line is `PASS <check>`, extensions included, but the `skipped`
+/// ones, the summary says so, and the exit status is 0.
+fn all_pass(engine: &[&str], skipped: &[&str]) {
     let (ok, out) = compliance(engine);
-    let lines: Vec<&str> = out.lines().collect();
-    assert!(lines.len() >= 35, "{engine:?}:\n{out}");
+    let mut lines: Vec<&str> = out.lines().collect();
+    let summary = lines.pop().unwrap_or_default();
+    assert_eq!(lines.len(), 41, "{engine:?}:\n{out}");
     for line in &lines {
-        assert!(line.starts_with("PASS "), "{engine:?}: {line}\n{out}");
+        let skip = skipped
+            .iter()
+            .any(|s| *line == format!("SKIP {s}: not offered"));
+        assert!(
+            line.starts_with("PASS ") || skip,
+            "{engine:?}: {line}\n{out}"
+        );
     }
+    let extensions = match skipped.is_empty() {
+        true => "offers all of the extensions",
+        false => "does not offer all of the extensions",
+    };
+    let want = format!(
+        "summary: {} passed, 0 failed, {} skipped; compliant with the UGI core; {extensions}",
+        lines.len() - skipped.len(),
+        skipped.len()
+    );
+    assert_eq!(summary, want, "{engine:?}:\n{out}");
     assert!(ok, "{engine:?}:\n{out}");
 }
 
 #[test]
 fn our_engine_passes_every_check() {
-    all_pass(&[crate::BIN]);
+    all_pass(&[crate::BIN], &[]);
 }
 
 #[test]
-fn the_baseline_players_and_the_fake_engine_pass_every_check() {
+fn the_baseline_players_and_the_fake_engine_pass_every_check_they_offer() {
     let fake = fake();
-    let engines: [&[&str]; 3] = [
-        &[crate::BIN, "--player", "random", "--seed", "1"],
-        &[crate::BIN, "--player", "greedy"],
-        &[&fake, "--mode", "random", "--seed", "4"],
+    // The fake engine has no perft.
+    let engines: [(&[&str], &[&str]); 3] = [
+        (&[crate::BIN, "--player", "random", "--seed", "1"], &[]),
+        (&[crate::BIN, "--player", "greedy"], &[]),
+        (&[&fake, "--mode", "random", "--seed", "4"], &["perft"]),
     ];
     thread::scope(|s| {
-        for engine in engines {
-            s.spawn(move || all_pass(engine));
+        for (engine, skipped) in engines {
+            s.spawn(move || all_pass(engine, skipped));
         }
     });
 }
@@ -141,10 +160,20 @@ fn each_fault_of_the_fake_engine_fails_the_check_it_breaks() {
             line.contains(why),
             "{args:?}: wanted {why:?} in {line:?}\n{out}"
         );
-        // The checks before the fault passed, where there were any.
-        assert!(out
+        // Every line a verdict, then the summary.
+        let (summary, verdicts) = out
             .lines()
-            .all(|l| l.starts_with("PASS ") || l.starts_with("FAIL ")));
+            .collect::<Vec<_>>()
+            .split_last()
+            .map(|(s, v)| (*s, v.to_vec()))
+            .unwrap();
+        assert!(verdicts
+            .iter()
+            .all(|l| l.starts_with("PASS ") || l.starts_with("FAIL ") || l.starts_with("SKIP ")));
+        assert!(
+            summary.contains("not compliant with the UGI core"),
+            "{summary}"
+        );
     }
 }
 
@@ -158,8 +187,11 @@ fn the_command_needs_an_engine_and_reports_a_missing_one() {
         out.starts_with("FAIL handshake: the engine cannot be started"),
         "{out}"
     );
+    let lines: Vec<&str> = out.lines().collect();
+    let (summary, rest) = lines[1..].split_last().unwrap();
+    assert!(rest.iter().all(|l| l.contains("not checked")), "{out}");
     assert!(
-        out.lines().skip(1).all(|l| l.contains("not checked")),
+        summary.starts_with("summary: 0 passed, 41 failed, 0 skipped"),
         "{out}"
     );
 }

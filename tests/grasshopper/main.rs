@@ -7,6 +7,8 @@
 mod backgammon_cli;
 mod backgammon_match;
 mod compliance;
+mod compliance_foreign;
+mod compliance_ubgi;
 mod docs_examples;
 mod match_engine;
 mod match_faults;

@@ -43,6 +43,20 @@ pub fn ubgi_fault() -> PathBuf {
     BIN.get_or_init(|| test_bin("ubgi-fault")).clone()
 }
 
+/// The `ugi-random` binary (`src/bin/ugi-random.rs`): a UGI random mover
+/// written as a foreign author would, implementing only the UGI core.
+pub fn ugi_random() -> PathBuf {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| test_bin("ugi-random")).clone()
+}
+
+/// The `ubgi-random` binary (`src/bin/ubgi-random.rs`): a UBGI random mover
+/// written as a foreign author would, checker play only (it refuses the cube).
+pub fn ubgi_random() -> PathBuf {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| test_bin("ubgi-random")).clone()
+}
+
 /// One of testkit's binaries: `target/<profile>/<name>`, beside the running
 /// test executable (`target/<profile>/deps/...`). `cargo test --workspace`
 /// builds them (testkit's own test asks for them); this runs `cargo build

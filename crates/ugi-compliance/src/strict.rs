@@ -1,17 +1,18 @@
-//! An engine process whose every line is judged by the grammar: the
-//! client side the compliance checker and the strict-client tests share.
+//! An engine process whose every line is judged by a dialect's grammar
+//! (UGI's [`crate::grammar`] by default, UBGI's [`crate::ubgi::lines`]): the
+//! client side the compliance checkers and the strict-client tests share.
 //! Every wait has a deadline, so a hung engine is a [`Fault`], never a hang.
 
-use crate::grammar::{classify_raw, quote, Line, Refusal};
-use engine_client::{Engine, EngineFailure, Program, RawWait};
+use crate::grammar::{classify_raw, quote, Line};
+use engine_client::{Engine, EngineFailure, Program, RawLine, RawWait};
 use std::fmt;
 use std::time::{Duration, Instant};
 
 /// What went wrong with the engine, as a checker reports it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Fault {
-    /// A line the grammar refuses.
-    BadLine { text: String, refusal: Refusal },
+    /// A line the grammar refuses, and the rule it breaks.
+    BadLine { text: String, refusal: String },
     /// A well-formed line that is not what the moment calls for.
     Unexpected { text: String, expected: String },
     /// No line came in time: `ms` from sending the last command to the deadline.
@@ -46,16 +47,25 @@ impl From<EngineFailure> for Fault {
 
 /// A line the grammar accepted, with its text.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Said {
+pub struct Said<L = Line> {
     pub text: String,
-    pub line: Line,
+    pub line: L,
     /// When it was read.
     pub at: Instant,
 }
 
-/// An engine process read line by line through the grammar.
-pub struct StrictEngine {
+/// A dialect's grammar: a line as the engine wrote it, typed or refused
+/// with the rule it breaks.
+pub type Classify<L> = fn(&RawLine) -> Result<L, String>;
+
+fn classify_ugi(raw: &RawLine) -> Result<Line, String> {
+    classify_raw(raw).map_err(|refusal| refusal.to_string())
+}
+
+/// An engine process read line by line through a grammar.
+pub struct StrictEngine<L = Line> {
     engine: Engine,
+    classify: Classify<L>,
     /// The last command sent, for messages, and when.
     last_sent: String,
     sent_at: Instant,
@@ -63,11 +73,26 @@ pub struct StrictEngine {
     pub transcript: Vec<String>,
 }
 
-impl StrictEngine {
-    /// Starts the program (no handshake: every line is to be judged).
+impl StrictEngine<Line> {
+    /// Starts the program, its lines read by UGI's grammar (no handshake:
+    /// every line is to be judged).
     pub fn spawn(program: &Program) -> Result<StrictEngine, EngineFailure> {
+        StrictEngine::spawn_with(program, classify_ugi)
+    }
+
+    /// `isready`, then `readyok` must be the next line (no search runs, so
+    /// nothing else may come first: a `bestmove` here is a stale second answer).
+    pub fn sync(&mut self, timeout: Duration) -> Result<(), Fault> {
+        self.sync_on(timeout, |line| *line == Line::ReadyOk)
+    }
+}
+
+impl<L> StrictEngine<L> {
+    /// Starts the program, its lines read by `classify`.
+    pub fn spawn_with(program: &Program, classify: Classify<L>) -> Result<Self, EngineFailure> {
         Ok(StrictEngine {
             engine: Engine::spawn(program)?,
+            classify,
             last_sent: String::new(),
             sent_at: Instant::now(),
             transcript: Vec::new(),
@@ -87,7 +112,7 @@ impl StrictEngine {
     /// The next line, judged; `waiting_for` names it for the timeout message.
     /// Past the deadline it is a timeout even if lines keep coming (an
     /// engine that floods `info` lines must not keep a wait alive).
-    pub fn next(&mut self, deadline: Instant, waiting_for: &str) -> Result<Said, Fault> {
+    pub fn next(&mut self, deadline: Instant, waiting_for: &str) -> Result<Said<L>, Fault> {
         let start = Instant::now();
         let wait = if start >= deadline {
             RawWait::Timeout
@@ -98,7 +123,7 @@ impl StrictEngine {
             RawWait::Line(raw) => {
                 let at = Instant::now();
                 self.transcript.push(format!("< {}", raw.text));
-                match classify_raw(&raw) {
+                match (self.classify)(&raw) {
                     Ok(line) => Ok(Said {
                         text: raw.text,
                         line,
@@ -140,14 +165,13 @@ impl StrictEngine {
         }
     }
 
-    /// `isready`, then `readyok` must be the next line (no search runs, so
-    /// nothing else may come first: a `bestmove` here is a stale second answer).
-    pub fn sync(&mut self, timeout: Duration) -> Result<(), Fault> {
+    /// `isready`, then the next line must be `readyok` (`is_ready` tells it).
+    pub fn sync_on(&mut self, timeout: Duration, is_ready: fn(&L) -> bool) -> Result<(), Fault> {
         self.send("isready")?;
         let said = self.next(Instant::now() + timeout, "readyok after isready")?;
-        match said.line {
-            Line::ReadyOk => Ok(()),
-            _ => Err(Fault::Unexpected {
+        match is_ready(&said.line) {
+            true => Ok(()),
+            false => Err(Fault::Unexpected {
                 text: said.text,
                 expected: "readyok after isready, with no search running".into(),
             }),
