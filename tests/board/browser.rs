@@ -12,19 +12,19 @@ use serde_json::json;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-const PATIENCE: Duration = Duration::from_secs(10);
+pub const PATIENCE: Duration = Duration::from_secs(10);
 
-fn screenshots() -> Option<PathBuf> {
+pub fn screenshots() -> Option<PathBuf> {
     std::env::var_os("BOARD_SCREENSHOTS").map(PathBuf::from)
 }
 
 /// The page's view of the game (the state it last drew).
-fn page_state(b: &Browser) -> serde_json::Value {
+pub fn page_state(b: &Browser) -> serde_json::Value {
     b.script("return ui.state;", json!([]))
 }
 
 /// Waits until it is a person's turn or the game is over; returns the state.
-fn settle(b: &Browser) -> serde_json::Value {
+pub fn settle(b: &Browser) -> serde_json::Value {
     b.wait("the engine's move", PATIENCE, || {
         let s = page_state(b);
         let idle = !s.is_null()
@@ -37,7 +37,7 @@ fn settle(b: &Browser) -> serde_json::Value {
 
 /// Runs `click`, waits for the page to hear back from the server, then for
 /// the engine's answer; returns the state.
-fn after(b: &Browser, click: impl FnOnce()) -> serde_json::Value {
+pub fn after(b: &Browser, click: impl FnOnce()) -> serde_json::Value {
     let before = page_state(b)["version"].clone();
     click();
     b.wait("the move to be played", PATIENCE, || {

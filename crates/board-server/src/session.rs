@@ -13,6 +13,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+/// The pass move's word.
+const PASS: &str = "pass";
+/// The note of a pass played for a side that had no other move.
+pub const FORCED: &str = "forced pass";
+
 /// An error for the page: an HTTP status and a message in words.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiError {
@@ -86,7 +91,7 @@ pub struct EngineContext {
 }
 
 /// What a loaded record said about its game.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 struct Loaded {
     white: String,
     black: String,
@@ -95,6 +100,21 @@ struct Loaded {
     result: String,
     termination: String,
     detail: Option<String>,
+}
+
+/// A game as it is kept on disk (see [`crate::store`]): enough to set it
+/// up again, every move refereed anew.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Saved {
+    start: String,
+    moves: Vec<String>,
+    notes: Vec<String>,
+    cursor: usize,
+    seats: [Seat; 2],
+    limit: Limit,
+    engine: usize,
+    loaded: Option<Loaded>,
+    diverged: bool,
 }
 
 /// A search lent the process to a thread.
@@ -129,6 +149,8 @@ pub struct Session<G: BoardGame> {
     /// The engine's latest report and the ply it is about.
     info: Option<(usize, Info)>,
     error: Option<String>,
+    /// Something to tell about the engine's last move (a search cut short).
+    warning: Option<String>,
     restarts: u32,
     loaded: Option<Loaded>,
     /// A move was made or taken back since the record was loaded.
@@ -238,6 +260,7 @@ impl<G: BoardGame> Session<G> {
             next_search: 1,
             info: None,
             error: None,
+            warning: None,
             restarts: 0,
             loaded,
             diverged: false,
@@ -246,6 +269,9 @@ impl<G: BoardGame> Session<G> {
             closed: false,
         };
         session.apply(s)?;
+        if session.loaded.is_none() {
+            session.pass_if_forced();
+        }
         if session.loaded.is_some() {
             // A record is for watching: nobody moves until a person takes a side.
             session.seats = [
@@ -253,6 +279,59 @@ impl<G: BoardGame> Session<G> {
                 s.black.unwrap_or(Seat::Human),
             ];
         }
+        Ok(session)
+    }
+
+    /// What to keep on disk, and the version it describes.
+    pub fn saved(&self) -> (u64, Saved) {
+        let saved = Saved {
+            start: self.positions[0].to_string(),
+            moves: self.moves.iter().map(|m| m.to_string()).collect(),
+            notes: self.notes.clone(),
+            cursor: self.cursor,
+            seats: self.seats,
+            limit: self.limit,
+            engine: self.engine,
+            loaded: self.loaded.clone(),
+            diverged: self.diverged,
+        };
+        (self.version, saved)
+    }
+
+    /// A saved game set up again (its moves refereed anew).
+    pub fn restore(
+        id: String,
+        saved: Saved,
+        engine_names: Arc<Vec<String>>,
+    ) -> Result<Session<G>, ApiError> {
+        let bad = |what: String| ApiError::new(500, format!("the saved game {id}: {what}"));
+        let mut session = Session::<G>::new(
+            id.clone(),
+            &Settings {
+                fen: Some(saved.start.clone()),
+                ..Default::default()
+            },
+            Arc::clone(&engine_names),
+        )
+        .map_err(|e| bad(e.message))?;
+        // `new` may have played a forced pass: the saved moves say what was played.
+        session.truncate(0);
+        session.cursor = 0;
+        for word in &saved.moves {
+            let m: G::Move = word.parse().map_err(|e| bad(format!("{word}: {e}")))?;
+            session
+                .push(m, String::new())
+                .map_err(|e| bad(format!("{word}: {e}")))?;
+        }
+        if saved.notes.len() == saved.moves.len() {
+            session.notes = saved.notes;
+        }
+        session.cursor = saved.cursor.min(session.moves.len());
+        session.seats = saved.seats;
+        session.limit = saved.limit.check().unwrap_or(session.limit);
+        session.engine = saved.engine.min(engine_names.len().saturating_sub(1));
+        session.loaded = saved.loaded;
+        session.diverged = saved.diverged;
         Ok(session)
     }
 
@@ -267,7 +346,8 @@ impl<G: BoardGame> Session<G> {
                 return Err(ApiError::new(
                     400,
                     format!(
-                        "engine {e}: there are {engines} engines (0 to {})",
+                        "engine {e}: the server has {} (0 to {})",
+                        plural(engines, "engine"),
                         engines - 1
                     ),
                 ));
@@ -314,16 +394,40 @@ impl<G: BoardGame> Session<G> {
     }
 
     /// Plays a person's move at the cursor (dropping any moves after it).
-    pub fn play(&mut self, word: &str) -> Result<(), ApiError> {
+    /// With `seen`, the version of the game the page showed: a page that
+    /// missed a change (another tab moved) is refused, not obeyed.
+    pub fn play(&mut self, word: &str, seen: Option<u64>) -> Result<(), ApiError> {
         if self.running.is_some() {
             return Err(ApiError::new(409, "the engine is thinking"));
+        }
+        if seen.is_some_and(|v| v != self.version) {
+            return Err(ApiError::new(
+                409,
+                "the game changed since this page last saw it (in another tab?): \
+                 here it is now; play again",
+            ));
         }
         let m: G::Move = word
             .trim()
             .parse()
             .map_err(|e| ApiError::new(422, format!("{e}")))?;
         self.push(m, String::new())
-            .map_err(|why| ApiError::new(422, why.to_string()))
+            .map_err(|why| ApiError::new(422, why.to_string()))?;
+        self.pass_if_forced();
+        Ok(())
+    }
+
+    /// Plays the pass for whoever must pass (their only legal move), so
+    /// nobody clicks Pass and no engine is asked; the note says it was forced.
+    fn pass_if_forced(&mut self) {
+        while self.cursor == self.moves.len() && G::outcome(self.here()).is_none() {
+            let legal = G::legal_moves(self.here());
+            // The rules list a lone pass when the side to move has no action.
+            let [only] = legal.as_slice() else { return };
+            if only.to_string() != PASS || self.push(*only, FORCED.to_string()).is_err() {
+                return;
+            }
+        }
     }
 
     fn push(&mut self, m: G::Move, note: String) -> Result<(), G::IllegalMove> {
@@ -363,7 +467,10 @@ impl<G: BoardGame> Session<G> {
         if ply > self.moves.len() {
             return Err(ApiError::new(
                 400,
-                format!("ply {ply}: the game has {} moves", self.moves.len()),
+                format!(
+                    "ply {ply}: the game has {}",
+                    plural(self.moves.len(), "move")
+                ),
             ));
         }
         self.stop_search();
@@ -430,6 +537,7 @@ impl<G: BoardGame> Session<G> {
         self.lent_for = self.engine;
         self.info = None;
         self.error = None;
+        self.warning = None;
         self.changed();
         Ok((id, job, self.process.take(), spec))
     }
@@ -463,7 +571,13 @@ impl<G: BoardGame> Session<G> {
                     why
                 });
             }
-            Ended::Move { word, info, note } => {
+            Ended::Move {
+                word,
+                info,
+                note,
+                late,
+            } => {
+                self.warning = late;
                 if let Some(i) = info {
                     self.info = Some((self.cursor, i));
                 }
@@ -474,6 +588,7 @@ impl<G: BoardGame> Session<G> {
                             self.error =
                                 Some(format!("the engine played the illegal move {m}: {why}"));
                         }
+                        self.pass_if_forced();
                     }
                 }
             }
@@ -599,6 +714,7 @@ impl<G: BoardGame> Session<G> {
                 "busy": self.lent,
                 "info": info,
                 "error": self.error,
+                "warning": self.warning,
                 "restarts": self.restarts,
             },
             "loaded": self.loaded,
@@ -643,6 +759,14 @@ impl<G: BoardGame> Shared<G> {
                 ApiError::new(503, "cannot start a search thread")
             })?;
         Ok(())
+    }
+}
+
+/// `1 move`, `2 moves`.
+pub fn plural(n: usize, word: &str) -> String {
+    match n {
+        1 => format!("1 {word}"),
+        _ => format!("{n} {word}s"),
     }
 }
 
@@ -706,21 +830,51 @@ mod tests {
             ..Default::default()
         })
         .unwrap();
-        g.play("bar/1").unwrap();
-        let e = g.play("bar/1").unwrap_err();
+        g.play("bar/1", None).unwrap();
+        let e = g.play("bar/1", None).unwrap_err();
         assert_eq!((e.status, e.message.as_str()), (422, "point 1 is occupied"));
-        assert_eq!(g.play("nonsense").unwrap_err().status, 422);
-        g.play("bar/2").unwrap();
+        assert_eq!(g.play("nonsense", None).unwrap_err().status, 422);
+        g.play("bar/2", None).unwrap();
         g.seek(1).unwrap();
         assert_eq!(g.state()["fen"], "w...../....../....../...... b 1 2 0-0 -");
         assert_eq!(g.state()["moves"].as_array().unwrap().len(), 2);
         // A move from an earlier ply replaces the moves after it.
-        g.play("bar/3").unwrap();
+        g.play("bar/3", None).unwrap();
         assert_eq!(g.state()["moves"], serde_json::json!(["bar/1", "bar/3"]));
         g.undo(2).unwrap();
         assert_eq!(g.state()["cursor"], 0);
         assert_eq!(g.seek(1).unwrap_err().status, 400);
         assert_eq!(g.record().unwrap_err().status, 409);
+    }
+
+    #[test]
+    fn a_saved_game_comes_back_with_its_moves_cursor_and_seats_and_forced_passes_are_played() {
+        // White enters on 3; Black, walled in, can only pass: played for it.
+        let mut g = game(Settings {
+            fen: Some("....../....../....../ww.bb. w 2 0 0-1 b1".into()),
+            limit: Some(Limit::Depth(3)),
+            ..Default::default()
+        })
+        .unwrap();
+        g.play("bar/3", None).unwrap();
+        let state = g.state();
+        assert_eq!(state["moves"], serde_json::json!(["bar/3", "pass"]));
+        assert_eq!(state["notes"][1], FORCED);
+        g.seek(1).unwrap();
+        // A page that saw an older version is refused.
+        assert_eq!(g.play("bar/1", Some(1)).unwrap_err().status, 409);
+        let (_, saved) = g.saved();
+        let text = serde_json::to_string(&saved).unwrap();
+        let back: Session<Grasshopper> = Session::restore(
+            "t".into(),
+            serde_json::from_str(&text).unwrap(),
+            Arc::new(vec!["engine".to_string()]),
+        )
+        .unwrap();
+        let (a, b) = (g.state(), back.state());
+        for key in ["moves", "notes", "cursor", "seats", "limit", "start", "fen"] {
+            assert_eq!(a[key], b[key], "{key}");
+        }
     }
 
     #[test]
@@ -774,7 +928,7 @@ mod tests {
             ..Default::default()
         })
         .unwrap();
-        g.play("19/off").unwrap();
+        g.play("19/off", None).unwrap();
         let state = g.state();
         assert_eq!(state["outcome"]["result"], "1-0");
         assert_eq!(

@@ -18,6 +18,9 @@ const ui = {
   polling: null,
   going: false,
   shownError: null, // the engine error last shown beside the board
+  shownWarning: null,
+  branching: false, // the person chose to play on from an earlier move
+  noGame: false,    // no game could be opened (the server is full)
 };
 
 const $ = (id) => document.getElementById(id);
@@ -50,8 +53,9 @@ function gamePath(suffix) {
 }
 
 async function act(action, body) {
+  const id = ui.state.id;
   const state = await api("POST", gamePath(action), body || {});
-  show(state);
+  if (ui.state && ui.state.id === id) show(state);
   return state;
 }
 
@@ -95,9 +99,16 @@ function sideAt(ply) {
 
 function capital(s) { return s.charAt(0).toUpperCase() + s.slice(1); }
 
+// Looking at an earlier move (a loaded record, or stepping back): the
+// board is not played on unless the person chose "Play from here".
+function reviewing() {
+  const s = ui.state;
+  return s.cursor < s.moves.length && !ui.branching;
+}
+
 function humanToMove() {
   const s = ui.state;
-  return !s.outcome && !s.engine.thinking && s.seats[s.to_move] === "human";
+  return !s.outcome && !s.engine.thinking && s.seats[s.to_move] === "human" && !reviewing();
 }
 
 // ---- drawing -------------------------------------------------------------
@@ -173,8 +184,11 @@ function draw() {
     if (sources.has(key)) hc += " movable";
     if (ui.selected === key) hc += " selected";
     if (targets.has(key)) hc += " target";
-    const hit = el("rect", { ...box(at.x, at.top ? 20 : BOTTOM - TRI - 14, COL, TRI + 30), class: hc, "data-point": key }, hits);
+    const what = pt.count === 0 ? "empty" : pt.color + (pt.count === 2 ? " wall" : " checker");
+    const hit = el("rect", { ...box(at.x, at.top ? 20 : BOTTOM - TRI - 14, COL, TRI + 30), class: hc, "data-point": key,
+      role: "button", tabindex: "0", "aria-label": "point " + key + ": " + what + (targets.has(key) ? ", a target" : "") }, hits);
     hit.addEventListener("click", () => clickPoint(key, pt));
+    hit.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); clickPoint(key, pt); } });
   }
 
   // The tray: borne-off walls (the score) above, checkers to enter below.
@@ -199,11 +213,15 @@ function draw() {
     let hc = "hit";
     if (mover && sources.has("bar")) hc += " movable";
     if (sel) hc += " selected";
-    const hit = el("rect", { ...box(x - 4, 270, 56, 206), class: hc, id: "pile-" + c }, hits);
+    const hit = el("rect", { ...box(x - 4, 270, 56, 206), class: hc, id: "pile-" + c,
+      role: "button", tabindex: "0", "aria-label": c + "'s checkers to enter: " + b.to_enter[c] }, hits);
     hit.addEventListener("click", () => clickPile(c));
+    hit.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); clickPile(c); } });
   }
-  const offHit = el("rect", { ...box(TRAY_X, 20, TRAY_W, 210), class: "hit" + (targets.has("off") ? " target" : ""), id: "off" }, hits);
+  const offHit = el("rect", { ...box(TRAY_X, 20, TRAY_W, 210), class: "hit" + (targets.has("off") ? " target" : ""), id: "off",
+    role: "button", tabindex: "0", "aria-label": "bear off (score)" }, hits);
   offHit.addEventListener("click", clickOff);
+  offHit.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); clickOff(); } });
   if (s.outcome === null) {
     // Whose turn: a checker of the mover's colour on the bar.
     drawChecker(svg, s.to_move, BAR_X + BAR_W / 2, H / 2, "turn-marker");
@@ -217,7 +235,7 @@ function describeScore(info) {
   if (!info || info.score_kind === null) return "";
   const v = info.score_white;
   if (info.score_kind === "mate") {
-    return v > 0 ? "White wins in " + v : v < 0 ? "Black wins in " + -v : "decided";
+    return v > 0 ? "White wins in " + v + " (found by the search)" : v < 0 ? "Black wins in " + -v + " (found by the search)" : "decided";
   }
   const walls = (v / 100).toFixed(2);
   return (v > 0 ? "White +" + walls : v < 0 ? "Black +" + (-v / 100).toFixed(2) : "level 0.00") + " walls";
@@ -230,7 +248,8 @@ function render() {
   const over = s.outcome;
   const who = (c) => (s.seats[c] === "engine" ? "engine" : (s.seats.white === "human" && s.seats.black === "human") ? "" : "you");
   let turn;
-  if (over) turn = "Game over";
+  if (reviewing()) turn = "Looking at move " + s.cursor + " of " + s.moves.length;
+  else if (over) turn = "Game over";
   else if (s.engine.thinking) turn = capital(s.to_move) + " (engine) is thinking\u2026";
   else {
     const w = who(s.to_move);
@@ -254,6 +273,13 @@ function render() {
 
   const passOnly = humanToMove() && s.legal.length === 1 && s.legal[0] === "pass";
   $("pass").hidden = !passOnly;
+  $("play-here").hidden = !(s.cursor < s.moves.length && !ui.branching && !over);
+  $("checkers").value = String(s.size);
+  if (document.activeElement !== $("limit-value") && document.activeElement !== $("limit-kind")) {
+    $("limit-kind").value = s.limit.kind;
+    $("limit-value").value = String(s.limit.value);
+  }
+  $("flip").disabled = false;
   $("engine-move").disabled = !!over || s.engine.thinking;
   const demo = s.seats.white === "engine" && s.seats.black === "engine";
   $("pause").hidden = !demo;
@@ -262,6 +288,7 @@ function render() {
   $("first").disabled = $("prev").disabled = s.cursor === 0;
   $("next").disabled = $("last").disabled = s.cursor === s.moves.length;
   $("ply").textContent = "move " + s.cursor + " of " + s.moves.length;
+  $("engine-move").disabled = !!over || s.engine.thinking || reviewing();
 
   // Move list: numbered pairs in the project's notation.
   const list = $("moves");
@@ -288,8 +315,14 @@ function render() {
     span.addEventListener("click", () => seek(i + 1));
     li.appendChild(span);
   });
+  // Scroll the list itself: scrollIntoView would scroll the page too, and
+  // on a phone carry the board out of view.
   const cur = list.querySelector(".current");
-  if (cur) cur.scrollIntoView({ block: "nearest" });
+  if (cur) {
+    const top = cur.offsetTop, bottom = top + cur.offsetHeight;
+    if (top < list.scrollTop) list.scrollTop = top;
+    else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
+  }
 
   // The engine's score and line.
   const info = s.engine.info;
@@ -306,9 +339,12 @@ function render() {
     say(s.engine.error + ". Press \u201cEngine move\u201d to try again.", "error");
   }
   ui.shownError = s.engine.error;
+  if (s.engine.warning && s.engine.warning !== ui.shownWarning) say(capital(s.engine.warning) + ".", "hint");
+  ui.shownWarning = s.engine.warning;
 
   if (document.activeElement !== $("fen")) $("fen").value = s.fen;
   $("download").disabled = !s.record_ready;
+  $("copy-link").disabled = $("copy-fen").disabled = false;
   $("download").title = s.record_ready ? "" : "A record needs a result: finish the game first (the position string keeps an unfinished one).";
   const l = s.loaded;
   $("loaded").textContent = l ? "Loaded: " + l.white + " vs " + l.black + (l.event ? ", " + l.event : "") + (l.date ? ", " + l.date : "") + ": " + l.result + (s.diverged ? " (changed since)" : "") : "";
@@ -328,10 +364,27 @@ function say(msg, kind) {
 function show(state) {
   const before = ui.state;
   ui.state = state;
+  ui.noGame = false;
   if (!before || before.id !== state.id || before.cursor !== state.cursor || before.fen !== state.fen) ui.selected = null;
+  if (!before || before.id !== state.id || state.cursor === state.moves.length) ui.branching = false;
   try { sessionStorage.setItem("grasshopper-game", state.id); } catch (e) { /* private mode */ }
+  // The address names the game: a reload, or the link, opens it again.
+  const url = "?game=" + state.id + (ui.flipped ? "&flip=1" : "");
+  if (location.search !== url) history.replaceState(null, "", url);
   render();
+  announcePasses(before, state);
   drive();
+}
+
+// Says who passed for want of a move (the server plays a forced pass).
+function announcePasses(before, s) {
+  if (!before || before.id !== s.id || s.moves.length <= before.moves.length) return;
+  for (let i = before.moves.length; i < s.moves.length; i++) {
+    if (s.notes[i] !== "forced pass" || i + 1 !== s.cursor && i + 2 !== s.cursor) continue;
+    const side = sideAt(i);
+    const who = s.seats[side] === "engine" ? capital(side) + " (engine) has" : capital(side) + " has";
+    say(who + " no legal move and passes.", "hint");
+  }
 }
 
 // Asks the engine when it is to move, and watches it think.
@@ -339,31 +392,40 @@ function drive() {
   const s = ui.state;
   if (s.engine.thinking || s.engine.busy) {
     if (!ui.polling) {
+      const id = s.id;
       ui.polling = setTimeout(async () => {
         ui.polling = null;
-        try { show(await api("GET", gamePath())); } catch (e) { fail(e); }
+        if (!ui.state || ui.state.id !== id) return;
+        try {
+          const fresh = await api("GET", gamePath());
+          if (ui.state && ui.state.id === id) show(fresh);
+        } catch (e) { fail(e, id); }
       }, 50);
     }
     return;
   }
   const engineTurn = !s.outcome && s.seats[s.to_move] === "engine" && s.cursor === s.moves.length;
   const demo = s.seats.white === "engine" && s.seats.black === "engine";
-  if (!engineTurn || s.engine.error || ui.going || (demo && ui.paused)) return;
+  if (!engineTurn || s.engine.error || ui.going || (demo && ui.paused) || ui.branching) return;
   ui.going = true;
   const id = s.id, version = s.version;
   setTimeout(async () => {
     ui.going = false;
-    if (ui.state.id !== id || ui.state.version !== version) return drive();
-    try { await act("go"); } catch (e) { fail(e); }
+    if (!ui.state || ui.state.id !== id || ui.state.version !== version) return ui.state && drive();
+    try { await act("go"); } catch (e) { fail(e, id); }
   }, demo ? 500 : 0);
 }
 
-function fail(e) {
+// An answer about game `id` failed: about another game than the one shown
+// (a New game meanwhile), it is old news and ignored.
+function fail(e, id) {
+  if (id && (!ui.state || ui.state.id !== id)) return;
   say(e.message || String(e), "error");
-  if (e.status === 404) {
-    // The server closed the game (a long pause) or was restarted.
-    ui.state = null;
-    newGame().then(() => say("The old game was closed by the server after a long pause; this is a new one.", "hint"));
+  if (e.status === 404 && ui.state) {
+    // The server has lost the game (kept in memory only, and closed after
+    // a long pause or a restart): go on from the position on the page.
+    const fen = ui.state.fen;
+    start({ fen }).then((ok) => ok && say("The server had closed this game after a long pause; it goes on from the same position (its earlier moves are not kept).", "hint"));
   }
 }
 
@@ -372,16 +434,28 @@ function fail(e) {
 async function play(move) {
   say("");
   ui.selected = null;
+  const id = ui.state.id;
   try {
-    await act("move", { move });
+    await act("move", { move, version: ui.state.version });
   } catch (e) {
-    say((e.status === 422 ? move + " is illegal: " : "") + e.message, "error");
+    if (e.status === 409 && ui.state.id === id) {
+      // Another tab changed the game: show it as it is now.
+      try { show(await api("GET", gamePath())); } catch (e2) { /* the message says enough */ }
+      say(e.message, "error");
+      return;
+    }
+    const illegal = e.status === 422 && !e.message.includes(move);
+    say((illegal ? move + " is illegal: " : "") + e.message, "error");
     render();
   }
 }
 
 function clickPoint(key, pt) {
   const s = ui.state;
+  if (reviewing()) {
+    say("You are looking at an earlier move: \u25B6| goes back to the game, \u201cPlay from here\u201d plays on from this move (the later moves are dropped).", "hint");
+    return;
+  }
   if (!humanToMove()) {
     say(s.outcome ? "The game is over." : s.engine.thinking ? "Wait: the engine is thinking." : "It is the engine's turn.", "hint");
     return;
@@ -437,7 +511,9 @@ function clickOff() {
 }
 
 async function seek(ply) {
-  try { await act("seek", { ply }); } catch (e) { fail(e); }
+  if (!ui.state || ply < 0 || ply > ui.state.moves.length) return;
+  const id = ui.state.id;
+  try { await act("seek", { ply }); } catch (e) { fail(e, id); }
 }
 
 // ---- settings and games ---------------------------------------------------
@@ -451,20 +527,31 @@ function seats() {
   }
 }
 
+// The strength in the panel, or null (and a message) when it is out of range.
 function limit() {
   const kind = $("limit-kind").value;
-  let value = parseInt($("limit-value").value, 10);
-  if (!(value > 0)) value = kind === "depth" ? 4 : 500;
+  const text = $("limit-value").value.trim();
+  const value = Number(text);
+  const lim = ui.info ? ui.info.limits : { max_depth: 64, max_movetime: 60000 };
+  const [lo, hi] = kind === "depth" ? [1, lim.max_depth] : [10, lim.max_movetime];
+  if (!/^[0-9]+$/.test(text) || value < lo || value > hi) {
+    say((kind === "depth" ? "Search depth" : "Time per move") + " \u201c" + text + "\u201d: expected a whole number from " + lo + " to " + hi + (kind === "depth" ? "" : " ms") + ".", "error");
+    return null;
+  }
   return { kind, value };
 }
 
 function settings() {
-  return { ...seats(), engine: parseInt($("engine").value || "0", 10), limit: limit() };
+  const l = limit();
+  if (!l) return null;
+  return { ...seats(), engine: parseInt($("engine").value || "0", 10), limit: l };
 }
 
 async function start(extra) {
   const old = ui.state;
-  const body = { game: "grasshopper", ...settings(), ...extra };
+  const set = settings();
+  if (!set) return false;
+  const body = { game: "grasshopper", ...set, ...extra };
   try {
     let state;
     try {
@@ -477,13 +564,28 @@ async function start(extra) {
     }
     if (old && old.id !== state.id) api("DELETE", "/api/games/" + old.id).catch(() => {});
     ui.paused = false;
+    ui.branching = false;
     say("");
+    $("retry").hidden = true;
     show(state);
     return true;
   } catch (e) {
     say(e.message, "error");
+    if (!ui.state) noGame();
     return false;
   }
+}
+
+// No game could be opened (the server is full): an empty board, every
+// game button off, and a way to try again.
+function noGame() {
+  ui.noGame = true;
+  $("board").replaceChildren();
+  $("turn").textContent = "No game";
+  $("turn").className = "turn-over";
+  for (const b of ["pass", "play-here"]) $(b).hidden = true;
+  for (const b of ["engine-move", "undo", "flip", "first", "prev", "next", "last", "download", "copy-link", "copy-fen"]) $(b).disabled = true;
+  $("retry").hidden = false;
 }
 
 function newGame() {
@@ -492,24 +594,33 @@ function newGame() {
 
 async function changeSettings() {
   if (!ui.state) return;
-  try { await act("settings", settings()); } catch (e) { say(e.message, "error"); }
+  const set = settings();
+  if (!set) {
+    // Back to what the game uses: the field never shows a value not in force.
+    $("limit-kind").value = ui.state.limit.kind;
+    $("limit-value").value = String(ui.state.limit.value);
+    return;
+  }
+  try { await act("settings", set); say(""); } catch (e) { say(e.message, "error"); }
 }
 
 async function undo() {
   const s = ui.state;
+  if (!s) return;
   // Back to the last position where a person was to move (or one move back
   // when nobody or everybody is a person).
   const people = ["white", "black"].filter((c) => s.seats[c] === "human").length;
   let to = s.cursor - 1;
-  if (people === 1) {
-    while (to > 0 && s.seats[sideAt(to)] !== "human") to--;
-  }
+  // Never back to a pass the server played for want of a move.
+  const skip = (k) => s.notes[k] === "forced pass" || (people === 1 && s.seats[sideAt(k)] !== "human");
+  while (to > 0 && skip(to)) to--;
   if (to < 0) return;
   ui.paused = people === 0;
-  try { await act("undo", { plies: s.cursor - to }); say(""); } catch (e) { fail(e); }
+  try { await act("undo", { plies: s.cursor - to }); say(""); } catch (e) { fail(e, s.id); }
 }
 
 async function download() {
+  if (!ui.state) return;
   try {
     const resp = await fetch(gamePath("record"));
     const textBody = await resp.text();
@@ -544,14 +655,25 @@ async function init() {
     $("engine").appendChild(o);
   }
   const params = new URLSearchParams(location.search);
-  if (params.get("checkers")) $("checkers").value = params.get("checkers");
-  if (params.get("mode")) $("mode").value = params.get("mode");
+  // The address's settings, checked: a value the panel cannot show is
+  // refused with a word, never left blank.
+  const refused = [];
+  const pick = (sel, value, what) => {
+    if ([...$(sel).options].some((o) => o.value === value)) $(sel).value = value;
+    else refused.push(what + " \u201c" + value + "\u201d");
+  };
+  if (params.get("checkers")) pick("checkers", params.get("checkers"), "checkers");
+  if (params.get("mode")) pick("mode", params.get("mode"), "mode");
   if (params.get("depth")) { $("limit-kind").value = "depth"; $("limit-value").value = params.get("depth"); }
   if (params.get("movetime")) { $("limit-kind").value = "movetime"; $("limit-value").value = params.get("movetime"); }
   if (params.get("flip")) ui.flipped = true;
   const fenParam = params.get("fen");
 
+  const need = (f) => () => { if (ui.state) f(); };
   $("new-game").addEventListener("click", newGame);
+  $("retry").addEventListener("click", async () => {
+    if (await newGame()) say("");
+  });
   $("mode").addEventListener("change", () => { ui.paused = false; changeSettings(); });
   $("engine").addEventListener("change", changeSettings);
   $("limit-kind").addEventListener("change", () => {
@@ -559,20 +681,33 @@ async function init() {
     changeSettings();
   });
   $("limit-value").addEventListener("change", changeSettings);
-  $("show-analysis").addEventListener("change", render);
-  $("pass").addEventListener("click", () => play("pass"));
-  $("engine-move").addEventListener("click", async () => {
+  $("show-analysis").addEventListener("change", need(render));
+  $("pass").addEventListener("click", need(() => play("pass")));
+  $("play-here").addEventListener("click", need(() => {
+    ui.branching = true;
+    say("Play on from move " + ui.state.cursor + ": your next move replaces the " + (ui.state.moves.length - ui.state.cursor) + " later ones.", "hint");
+    render();
+    drive();
+  }));
+  $("engine-move").addEventListener("click", need(async () => {
     try { say(""); await act("go"); } catch (e) { say(e.message, "error"); }
-  });
-  $("pause").addEventListener("click", () => { ui.paused = !ui.paused; render(); drive(); });
+  }));
+  $("pause").addEventListener("click", need(() => { ui.paused = !ui.paused; render(); drive(); }));
   $("undo").addEventListener("click", undo);
-  $("flip").addEventListener("click", () => { ui.flipped = !ui.flipped; draw(); });
-  $("first").addEventListener("click", () => seek(0));
-  $("prev").addEventListener("click", () => seek(ui.state.cursor - 1));
-  $("next").addEventListener("click", () => seek(ui.state.cursor + 1));
-  $("last").addEventListener("click", () => seek(ui.state.moves.length));
-  $("load-fen").addEventListener("click", () => start({ fen: $("fen").value }));
+  const flip = need(() => { ui.flipped = !ui.flipped; show(ui.state); });
+  $("flip").addEventListener("click", flip);
+  $("first").addEventListener("click", need(() => seek(0)));
+  $("prev").addEventListener("click", need(() => seek(ui.state.cursor - 1)));
+  $("next").addEventListener("click", need(() => seek(ui.state.cursor + 1)));
+  $("last").addEventListener("click", need(() => seek(ui.state.moves.length)));
+  $("load-fen").addEventListener("click", () => {
+    const fen = $("fen").value.trim();
+    if (!fen) { say("Type or paste a position string first.", "hint"); return; }
+    start({ fen });
+  });
   $("download").addEventListener("click", download);
+  $("copy-fen").addEventListener("click", need(() => copy(ui.state.fen, "The position string")));
+  $("copy-link").addEventListener("click", need(() => copy(linkToPosition(), "A link to this position")));
   $("load-record").addEventListener("click", () => loadRecord($("record-paste").value));
   $("record-file").addEventListener("change", () => {
     const f = $("record-file").files[0];
@@ -580,18 +715,81 @@ async function init() {
     if (f.size > 200000) { say("That file is too large to be a game record.", "error"); return; }
     f.text().then(loadRecord);
   });
+  document.addEventListener("keydown", keys);
 
-  // The same game again after a reload; a new one otherwise.
-  let id = null;
-  try { id = params.get("new") ? null : sessionStorage.getItem("grasshopper-game"); } catch (e) { id = null; }
-  if (id) {
-    try { show(await api("GET", "/api/games/" + id)); } catch (e) { id = null; }
+  // The game the address names (a reload, a link), else this tab's last
+  // one; a new game otherwise.
+  let id = params.get("game");
+  if (!id && !params.get("new")) {
+    try { id = sessionStorage.getItem("grasshopper-game"); } catch (e) { id = null; }
+  }
+  let opened = false;
+  if (id && !fenParam) {
+    try { show(await api("GET", "/api/games/" + id)); opened = true; } catch (e) {
+      if (params.get("game")) refused.push("game " + id + " (" + e.message + ")");
+    }
   }
   if (fenParam) {
-    if (!(await start({ fen: fenParam }))) await newGame();
-  } else if (!id) await newGame();
-  // Tell the server the page is still open (abandoned games are closed).
-  setInterval(() => { if (ui.state) api("GET", gamePath()).then((s) => { if (s.version !== ui.state.version) show(s); }).catch(() => {}); }, 30000);
+    try {
+      const body = { game: "grasshopper", ...settings(), fen: fenParam };
+      show(await api("POST", "/api/games", body));
+      opened = true;
+    } catch (e) { refused.push("position \u201c" + fenParam + "\u201d (" + e.message + ")"); }
+  }
+  if (!opened) await newGame();
+  if (refused.length) say("The address's " + refused.join(", ") + " could not be used" + (ui.state ? ": this is a new game." : "."), "error");
+  // Tell the server the page is still open, and see what another tab did.
+  setInterval(() => { if (document.visibilityState === "visible") refresh(); }, 3000);
+  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") refresh(); });
+  // A closed tab frees its place on the server at once when the server
+  // keeps games on disk (a reload, or the link, opens it again).
+  window.addEventListener("pagehide", () => {
+    if (ui.state && ui.info && ui.info.keeps_games) {
+      fetch("/api/games/" + ui.state.id, { method: "DELETE", keepalive: true }).catch(() => {});
+    }
+  });
+}
+
+// Asks for the game; shows it if it changed.
+function refresh() {
+  if (!ui.state || ui.polling) return;
+  const id = ui.state.id;
+  api("GET", gamePath()).then((s) => {
+    if (ui.state && ui.state.id === id && s.version !== ui.state.version) show(s);
+  }).catch((e) => fail(e, id));
+}
+
+// A link anybody can open: the position string in the address.
+function linkToPosition() {
+  return location.origin + location.pathname + "?fen=" + encodeURIComponent(ui.state.fen);
+}
+
+// Copies text to the clipboard, and shows it to copy by hand as well.
+function copy(textValue, what) {
+  const out = $("copy-out");
+  out.hidden = false;
+  out.value = textValue;
+  out.select();
+  const done = () => say(what + " is copied.", "hint");
+  if (navigator.clipboard && navigator.clipboard.writeText) {
+    navigator.clipboard.writeText(textValue).then(done, () => say(what + " is selected below: copy it.", "hint"));
+  } else say(what + " is selected below: copy it.", "hint");
+}
+
+// Keys: arrows step through the moves, Home/End to the ends, F flips.
+function keys(e) {
+  const t = e.target;
+  if (!ui.state || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT")) return;
+  const k = e.key;
+  if (k === "ArrowLeft") seek(ui.state.cursor - 1);
+  else if (k === "ArrowRight") seek(ui.state.cursor + 1);
+  else if (k === "Home") seek(0);
+  else if (k === "End") seek(ui.state.moves.length);
+  else if (k === "f" || k === "F") $("flip").click();
+  else if (k === "Escape") { ui.selected = null; render(); }
+  else return;
+  e.preventDefault();
 }
 
 init();
