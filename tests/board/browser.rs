@@ -46,6 +46,20 @@ pub fn after(b: &Browser, click: impl FnOnce()) -> serde_json::Value {
     settle(b)
 }
 
+/// Plays one turn by clicks: Pass when it is the only move, else the first
+/// movable checker and (unless one tap played its only move) its first target.
+pub fn take_turn(b: &Browser) -> serde_json::Value {
+    if b.find("#pass:not([hidden])").is_some() {
+        return after(b, || b.click_css("#pass"));
+    }
+    after(b, || {
+        b.click_css(".hit.movable");
+        if let Some(t) = b.find(".hit.target") {
+            b.click(&t);
+        }
+    })
+}
+
 fn moves_in_list(b: &Browser) -> Vec<String> {
     let v = b.script(
         "return [...document.querySelectorAll('#moves .move')].map(e => e.textContent);",
@@ -124,12 +138,7 @@ fn a_person_plays_a_whole_game_against_the_engine_by_clicks_also_on_a_phone() {
         if !s["outcome"].is_null() {
             break s;
         }
-        s = if b.find("#pass:not([hidden])").is_some() {
-            after(&b, || b.click_css("#pass"))
-        } else {
-            b.click_css(".hit.movable");
-            after(&b, || b.click_css(".hit.target"))
-        };
+        s = take_turn(&b);
         clicks += 1;
         assert!(clicks < 60, "a 4-checker game has at most 36 actions");
     };

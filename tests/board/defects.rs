@@ -5,7 +5,7 @@
 //! idleness or by a restart, a reload, the strength field, moving while
 //! reviewing, the engine's pass, and the smaller ones.
 
-use crate::browser::{after, page_state, screenshots, settle, PATIENCE};
+use crate::browser::{after, page_state, screenshots, settle, take_turn, PATIENCE};
 use crate::http;
 use crate::webdriver::Browser;
 use crate::Served;
@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 /// Runs `fetch` in the page (its cookie, so as another tab of this browser
 /// would) and returns the answer's JSON, without the page seeing it.
-fn page_fetch(b: &Browser, method: &str, path: &str, body: Value) -> Value {
+pub fn page_fetch(b: &Browser, method: &str, path: &str, body: Value) -> Value {
     b.script(
         "const [m, p, body] = arguments; const init = { method: m, headers: {} };
          if (m === 'POST') { init.headers['Content-Type'] = 'application/json'; init.body = JSON.stringify(body); }
@@ -46,7 +46,7 @@ fn open_games(server: &Served) -> u64 {
 }
 
 /// Waits for the message line to say something containing `want`.
-fn message_with(b: &Browser, want: &str) -> String {
+pub fn message_with(b: &Browser, want: &str) -> String {
     b.wait(&format!("a message with \"{want}\""), PATIENCE, || {
         let m = b.text("#message");
         m.contains(want).then_some(m)
@@ -67,12 +67,7 @@ fn a_whole_game_on_a_phone_keeps_the_board_in_view_at_every_move() {
     let mut s = settle(&b);
     let mut turns = 0;
     while s["outcome"].is_null() {
-        s = if b.find("#pass:not([hidden])").is_some() {
-            after(&b, || b.click_css("#pass"))
-        } else {
-            b.click_css(".hit.movable");
-            after(&b, || b.click_css(".hit.target"))
-        };
+        s = take_turn(&b);
         turns += 1;
         let (top, bottom, height) = board_in_view(&b);
         assert!(
@@ -488,10 +483,7 @@ fn smaller_defects_of_the_page() {
         server.url, "....../....../....../W.....%20w%200%204%201-0%20w1"
     ));
     settle(&b);
-    let s = after(&b, || {
-        b.click_css(".hit[data-point='19']");
-        b.click_css("#off");
-    });
+    let s = after(&b, || b.type_into("#move-input", "19/off\u{E007}"));
     assert!(!s["outcome"].is_null());
     let v = b.script(
         "return [document.getElementById('replay').getBoundingClientRect().bottom, window.innerHeight];",

@@ -6,6 +6,7 @@
 mod api;
 mod browser;
 mod defects;
+mod features;
 mod http;
 mod webdriver;
 

@@ -184,6 +184,62 @@ impl Browser {
         }
     }
 
+    /// Types text into an element (WebDriver key codes: "\u{E007}" is Enter).
+    pub fn type_into(&self, css: &str, text: &str) {
+        let e = self
+            .find(css)
+            .unwrap_or_else(|| panic!("nothing matches {css}"));
+        self.ok(
+            "POST",
+            &format!("/element/{e}/value"),
+            Some(json!({ "text": text })),
+        );
+    }
+
+    /// Presses keys with the focus where it is.
+    pub fn keys(&self, text: &str) {
+        let actions: Vec<Value> = text
+            .chars()
+            .flat_map(|c| {
+                [
+                    json!({ "type": "keyDown", "value": c.to_string() }),
+                    json!({ "type": "keyUp", "value": c.to_string() }),
+                ]
+            })
+            .collect();
+        self.ok(
+            "POST",
+            "/actions",
+            Some(json!({ "actions": [{ "type": "key", "id": "keyboard", "actions": actions }] })),
+        );
+    }
+
+    /// Drags with the mouse from the middle of one element to another's.
+    pub fn drag(&self, from_css: &str, to_css: &str) {
+        let from = self
+            .find(from_css)
+            .unwrap_or_else(|| panic!("nothing matches {from_css}"));
+        let to = self
+            .find(to_css)
+            .unwrap_or_else(|| panic!("nothing matches {to_css}"));
+        let origin = |e: &str| json!({ ELEMENT: e });
+        let steps = json!([
+            { "type": "pointerMove", "origin": origin(&from), "x": 0, "y": 0 },
+            { "type": "pointerDown", "button": 0 },
+            { "type": "pointerMove", "origin": origin(&from), "x": 8, "y": 8, "duration": 50 },
+            { "type": "pointerMove", "origin": origin(&to), "x": 0, "y": 0, "duration": 100 },
+            { "type": "pointerUp", "button": 0 },
+        ]);
+        self.ok(
+            "POST",
+            "/actions",
+            Some(json!({ "actions": [{
+                "type": "pointer", "id": "mouse", "parameters": { "pointerType": "mouse" },
+                "actions": steps,
+            }] })),
+        );
+    }
+
     /// Runs a script (the body of a function) and returns its value.
     pub fn script(&self, body: &str, args: Value) -> Value {
         self.ok(

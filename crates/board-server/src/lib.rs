@@ -139,7 +139,9 @@ impl<G: BoardGame> Hosted for Shared<G> {
                 let seen = body.get("version").and_then(Value::as_u64);
                 self.lock().play(word, seen)?;
             }
-            "go" => self.go(ctx)?,
+            "go" => self.go(ctx, false)?,
+            "hint" => self.go(ctx, true)?,
+            "resign" => self.lock().resign()?,
             "undo" => self.lock().undo(number("plies")?)?,
             "seek" => self.lock().seek(number("ply")?)?,
             "settings" => {
@@ -399,7 +401,7 @@ impl App {
     /// has fewer than its share running.
     fn act(&self, id: &str, owner: &Owner, action: &str, body: &Value) -> Result<Value, ApiError> {
         let game = self.game(id, owner)?;
-        if action != "go" {
+        if action != "go" && action != "hint" {
             return game.act(action, body, &self.ctx);
         }
         // The count and the start under one lock: two requests at once

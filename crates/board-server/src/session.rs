@@ -6,7 +6,7 @@
 use crate::engine::{self, Ended, Info, Job, Permits, Process};
 use crate::game::{side_word, BoardGame};
 use match_runner::records::today;
-use match_runner::{EngineSpec, GameRecord, GameResult, Termination, TimeControl};
+use match_runner::{EngineSpec, GameRecord, GameResult, Side, Termination, TimeControl};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -115,6 +115,9 @@ pub struct Saved {
     engine: usize,
     loaded: Option<Loaded>,
     diverged: bool,
+    /// "white" or "black": the side that resigned.
+    #[serde(default)]
+    resigned: Option<String>,
 }
 
 /// A search lent the process to a thread.
@@ -123,6 +126,8 @@ struct Running {
     stop: Arc<AtomicBool>,
     /// The ply the search is for.
     ply: usize,
+    /// A hint for a person: its move is shown, not played.
+    hint: bool,
 }
 
 /// One game.
@@ -151,6 +156,10 @@ pub struct Session<G: BoardGame> {
     error: Option<String>,
     /// Something to tell about the engine's last move (a search cut short).
     warning: Option<String>,
+    /// The side that resigned at the end of the moves.
+    resigned: Option<Side>,
+    /// The engine's suggestion for a person, and the ply it is for.
+    hint: Option<(usize, String)>,
     restarts: u32,
     loaded: Option<Loaded>,
     /// A move was made or taken back since the record was loaded.
@@ -261,6 +270,8 @@ impl<G: BoardGame> Session<G> {
             info: None,
             error: None,
             warning: None,
+            resigned: None,
+            hint: None,
             restarts: 0,
             loaded,
             diverged: false,
@@ -294,6 +305,7 @@ impl<G: BoardGame> Session<G> {
             engine: self.engine,
             loaded: self.loaded.clone(),
             diverged: self.diverged,
+            resigned: self.resigned.map(|s| side_word(s).to_string()),
         };
         (self.version, saved)
     }
@@ -332,6 +344,11 @@ impl<G: BoardGame> Session<G> {
         session.engine = saved.engine.min(engine_names.len().saturating_sub(1));
         session.loaded = saved.loaded;
         session.diverged = saved.diverged;
+        session.resigned = match saved.resigned.as_deref() {
+            Some("white") => Some(Side::White),
+            Some("black") => Some(Side::Black),
+            _ => None,
+        };
         Ok(session)
     }
 
@@ -393,12 +410,49 @@ impl<G: BoardGame> Session<G> {
         &self.positions[self.cursor]
     }
 
+    /// How the game shown has ended: by the rules, or by a resignation at
+    /// the end of the moves.
+    fn outcome(&self) -> Option<(GameResult, String)> {
+        if let Some(r) = G::outcome(self.here()) {
+            return Some(r);
+        }
+        let side = self.resigned.filter(|_| self.cursor == self.moves.len())?;
+        let word = |s: Side| {
+            let w = side_word(s);
+            w[..1].to_uppercase() + &w[1..]
+        };
+        Some((
+            GameResult::win_for(side.opposite()),
+            format!("{} resigns: {} wins", word(side), word(side.opposite())),
+        ))
+    }
+
+    /// The side to move gives the game up (only at the end of the moves).
+    pub fn resign(&mut self) -> Result<(), ApiError> {
+        if let Some((_, why)) = self.outcome() {
+            return Err(ApiError::new(409, format!("the game is over: {why}")));
+        }
+        if self.cursor != self.moves.len() {
+            return Err(ApiError::new(
+                409,
+                "resign at the end of the game, not while looking at an earlier move",
+            ));
+        }
+        self.stop_search();
+        self.resigned = Some(G::to_move(self.here()));
+        self.changed();
+        Ok(())
+    }
+
     /// Plays a person's move at the cursor (dropping any moves after it).
     /// With `seen`, the version of the game the page showed: a page that
     /// missed a change (another tab moved) is refused, not obeyed.
     pub fn play(&mut self, word: &str, seen: Option<u64>) -> Result<(), ApiError> {
         if self.running.is_some() {
             return Err(ApiError::new(409, "the engine is thinking"));
+        }
+        if let Some((_, why)) = self.outcome() {
+            return Err(ApiError::new(409, format!("the game is over: {why}")));
         }
         if seen.is_some_and(|v| v != self.version) {
             return Err(ApiError::new(
@@ -433,6 +487,7 @@ impl<G: BoardGame> Session<G> {
     fn push(&mut self, m: G::Move, note: String) -> Result<(), G::IllegalMove> {
         let next = G::play_checked(self.here(), m)?;
         self.truncate(self.cursor);
+        self.resigned = None;
         self.positions.push(next);
         self.moves.push(m);
         self.notes.push(note);
@@ -455,6 +510,7 @@ impl<G: BoardGame> Session<G> {
     pub fn undo(&mut self, plies: usize) -> Result<(), ApiError> {
         self.stop_search();
         let to = self.cursor.saturating_sub(plies);
+        self.resigned = None;
         self.truncate(to);
         self.cursor = to;
         self.error = None;
@@ -491,6 +547,7 @@ impl<G: BoardGame> Session<G> {
     fn begin_search(
         &mut self,
         ctx: &EngineContext,
+        hint: bool,
     ) -> Result<(u64, Job, Option<Process>, EngineSpec), ApiError> {
         if self.running.is_some() {
             return Err(ApiError::new(409, "the engine is already thinking"));
@@ -501,7 +558,7 @@ impl<G: BoardGame> Session<G> {
                 "the engine is still finishing a stopped search; try again in a moment",
             ));
         }
-        if let Some((_, why)) = G::outcome(self.here()) {
+        if let Some((_, why)) = self.outcome() {
             return Err(ApiError::new(409, format!("the game is over: {why}")));
         }
         let spec = ctx.engines[self.engine].clone();
@@ -532,7 +589,9 @@ impl<G: BoardGame> Session<G> {
             id,
             stop,
             ply: self.cursor,
+            hint,
         });
+        self.hint = None;
         self.lent = true;
         self.lent_for = self.engine;
         self.info = None;
@@ -560,7 +619,7 @@ impl<G: BoardGame> Session<G> {
         if !current {
             return;
         }
-        self.running = None;
+        let hint = self.running.take().is_some_and(|r| r.hint);
         match ended {
             Ended::Stopped => {}
             Ended::Failed(why) => {
@@ -580,6 +639,11 @@ impl<G: BoardGame> Session<G> {
                 self.warning = late;
                 if let Some(i) = info {
                     self.info = Some((self.cursor, i));
+                }
+                if hint {
+                    self.hint = Some((self.cursor, word));
+                    self.changed();
+                    return;
                 }
                 match word.parse::<G::Move>() {
                     Err(e) => self.error = Some(format!("the engine sent bestmove {word}: {e}")),
@@ -608,8 +672,14 @@ impl<G: BoardGame> Session<G> {
     /// The game's record, once the rules have ended it (or as loaded).
     pub fn record(&self) -> Result<String, ApiError> {
         let moves = &self.moves[..self.cursor];
-        let (result, termination, detail) = match G::outcome(self.here()) {
-            Some((r, _)) => (r, Termination::Normal, None),
+        let (result, termination, detail) = match self.outcome() {
+            // A resignation has no termination word of its own in the
+            // records' format: a normal end, the detail says who resigned.
+            Some((r, why)) => (
+                r,
+                Termination::Normal,
+                G::outcome(self.here()).is_none().then_some(why),
+            ),
             None => match &self.loaded {
                 Some(l) if !self.diverged && self.cursor == self.moves.len() => (
                     l.result
@@ -677,7 +747,7 @@ impl<G: BoardGame> Session<G> {
     pub fn state(&self) -> Value {
         let here = self.here();
         let legal: Vec<String> = G::legal_moves(here).iter().map(|m| m.to_string()).collect();
-        let outcome = G::outcome(here).map(|(r, text)| {
+        let outcome = self.outcome().map(|(r, text)| {
             json!({ "result": r.to_string(), "text": text, "winner": match r {
                 GameResult::WhiteWins => json!("white"),
                 GameResult::BlackWins => json!("black"),
@@ -717,6 +787,7 @@ impl<G: BoardGame> Session<G> {
                 "warning": self.warning,
                 "restarts": self.restarts,
             },
+            "hint": self.hint.as_ref().filter(|(ply, _)| *ply == self.cursor).map(|(_, m)| m),
             "loaded": self.loaded,
             "diverged": self.diverged,
             "record_ready": self.record().is_ok(),
@@ -741,8 +812,15 @@ impl<G: BoardGame> Shared<G> {
     }
 
     /// Starts the engine's search for the side to move, on its own thread.
-    pub fn go(&self, ctx: &EngineContext) -> Result<(), ApiError> {
-        let (id, job, process, spec) = self.lock().begin_search(ctx)?;
+    /// With `hint`, the move is shown to the person to move, not played.
+    pub fn go(&self, ctx: &EngineContext, hint: bool) -> Result<(), ApiError> {
+        let (id, job, process, spec) = {
+            let mut s = self.lock();
+            if hint && s.seats[G::to_move(s.here()).index()] != Seat::Human {
+                return Err(ApiError::new(409, "a hint is for a person to move"));
+            }
+            s.begin_search(ctx, hint)?
+        };
         let inner = Arc::clone(&self.inner);
         let ctx = ctx.clone();
         std::thread::Builder::new()

@@ -21,7 +21,20 @@ const ui = {
   shownWarning: null,
   branching: false, // the person chose to play on from an earlier move
   noGame: false,    // no game could be opened (the server is full)
+  animate: false,   // the last move is new: let its checker arrive
+  drag: null,       // a checker being dragged: { key, x, y }
+  resignAsked: 0,   // when Resign was pressed once (a second press confirms)
 };
+
+// Named levels: a depth or a time per move each (docs/board.md says how
+// they compare); "custom" is whatever the two fields below say.
+const LEVELS = [
+  { name: "beginner", label: "Beginner", limit: { kind: "depth", value: 1 } },
+  { name: "easy", label: "Easy", limit: { kind: "depth", value: 2 } },
+  { name: "club", label: "Club", limit: { kind: "depth", value: 4 } },
+  { name: "strong", label: "Strong", limit: { kind: "movetime", value: 1000 } },
+  { name: "strongest", label: "Strongest", limit: { kind: "movetime", value: 5000 } },
+];
 
 const $ = (id) => document.getElementById(id);
 
@@ -144,6 +157,7 @@ function draw() {
     legal.map(moveParts).filter((p) => p.from === ui.selected).map((p) => p.to)
   );
   const last = s.cursor > 0 ? moveParts(s.moves[s.cursor - 1]) : null;
+  const hint = s.hint && humanToMove() ? moveParts(s.hint) : null;
 
   el("rect", { ...box(6, 6, 610, 488), rx: 10, class: "frame" }, svg);
   el("rect", { ...box(LEFT_X, 24, BAR_X - LEFT_X, 452), class: "felt" }, svg);
@@ -169,12 +183,14 @@ function draw() {
       .map(([x, y]) => X(x) + "," + Y(y)).join(" ");
     let cls = "tri " + shade;
     if (last && (last.from === key || last.to === key)) cls += " last";
+    if (hint && (hint.from === key || hint.to === key)) cls += " hinted";
     el("polygon", { points: poly, class: cls }, layer);
     text(layer, at.x + COL / 2, at.top ? 19 : 489, key, "num");
     const dir = at.top ? 1 : -1;
     for (let i = 0; i < pt.count; i++) {
       const cy = base + dir * (R + 2 + i * 2 * R);
-      drawChecker(layer, pt.color, at.x + COL / 2, cy, ui.selected === key ? "selected" : "");
+      const arrived = ui.animate && last && last.to === key && i === pt.count - 1;
+      drawChecker(layer, pt.color, at.x + COL / 2, cy, (ui.selected === key ? "selected" : "") + (arrived ? " arrived" : ""));
     }
     if (targets.has(key)) {
       const cy = base + dir * (R + 2 + pt.count * 2 * R);
@@ -188,6 +204,7 @@ function draw() {
     const hit = el("rect", { ...box(at.x, at.top ? 20 : BOTTOM - TRI - 14, COL, TRI + 30), class: hc, "data-point": key,
       role: "button", tabindex: "0", "aria-label": "point " + key + ": " + what + (targets.has(key) ? ", a target" : "") }, hits);
     hit.addEventListener("click", () => clickPoint(key, pt));
+    hit.addEventListener("pointerdown", (e) => startDrag(e, key, pt));
     hit.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); clickPoint(key, pt); } });
   }
 
@@ -216,6 +233,7 @@ function draw() {
     const hit = el("rect", { ...box(x - 4, 270, 56, 206), class: hc, id: "pile-" + c,
       role: "button", tabindex: "0", "aria-label": c + "'s checkers to enter: " + b.to_enter[c] }, hits);
     hit.addEventListener("click", () => clickPile(c));
+    hit.addEventListener("pointerdown", (e) => startDrag(e, "bar", { color: c }));
     hit.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); clickPile(c); } });
   }
   const offHit = el("rect", { ...box(TRAY_X, 20, TRAY_W, 210), class: "hit" + (targets.has("off") ? " target" : ""), id: "off",
@@ -250,6 +268,7 @@ function render() {
   let turn;
   if (reviewing()) turn = "Looking at move " + s.cursor + " of " + s.moves.length;
   else if (over) turn = "Game over";
+  else if (s.engine.thinking && s.seats[s.to_move] === "human") turn = "The engine looks for a hint\u2026";
   else if (s.engine.thinking) turn = capital(s.to_move) + " (engine) is thinking\u2026";
   else {
     const w = who(s.to_move);
@@ -274,6 +293,16 @@ function render() {
   const passOnly = humanToMove() && s.legal.length === 1 && s.legal[0] === "pass";
   $("pass").hidden = !passOnly;
   $("play-here").hidden = !(s.cursor < s.moves.length && !ui.branching && !over);
+  const vsEngine = s.seats.white !== s.seats.black;
+  $("hint").hidden = $("resign").hidden = !humanToMove();
+  $("hint").disabled = !!s.hint;
+  if (Date.now() - ui.resignAsked > 4000) ui.resignAsked = 0;
+  $("resign").textContent = ui.resignAsked ? "Really resign?" : "Resign";
+  $("resign").classList.toggle("asked", !!ui.resignAsked);
+  $("move-now").hidden = !(s.engine.thinking && s.seats[s.to_move] === "engine");
+  $("show-analysis").closest("label").title = vsEngine ? "Hidden by default while you play the engine" : "";
+  const lv = LEVELS.find((l) => l.limit.kind === s.limit.kind && l.limit.value === s.limit.value);
+  if (document.activeElement !== $("level")) $("level").value = lv ? lv.name : "custom";
   $("checkers").value = String(s.size);
   if (document.activeElement !== $("limit-value") && document.activeElement !== $("limit-kind")) {
     $("limit-kind").value = s.limit.kind;
@@ -341,6 +370,7 @@ function render() {
   ui.shownError = s.engine.error;
   if (s.engine.warning && s.engine.warning !== ui.shownWarning) say(capital(s.engine.warning) + ".", "hint");
   ui.shownWarning = s.engine.warning;
+  if (s.hint && humanToMove() && !$("message").textContent) say("Hint: " + s.hint + " (marked on the board).", "hint");
 
   if (document.activeElement !== $("fen")) $("fen").value = s.fen;
   $("download").disabled = !s.record_ready;
@@ -367,6 +397,7 @@ function show(state) {
   ui.noGame = false;
   if (!before || before.id !== state.id || before.cursor !== state.cursor || before.fen !== state.fen) ui.selected = null;
   if (!before || before.id !== state.id || state.cursor === state.moves.length) ui.branching = false;
+  ui.animate = !!before && before.id === state.id && state.cursor > before.cursor && state.cursor - before.cursor <= 2;
   try { sessionStorage.setItem("grasshopper-game", state.id); } catch (e) { /* private mode */ }
   // The address names the game: a reload, or the link, opens it again.
   const url = "?game=" + state.id + (ui.flipped ? "&flip=1" : "");
@@ -460,11 +491,12 @@ function clickPoint(key, pt) {
     say(s.outcome ? "The game is over." : s.engine.thinking ? "Wait: the engine is thinking." : "It is the engine's turn.", "hint");
     return;
   }
-  const legal = s.legal.map(moveParts);
+  const legal = s.legal.map((m) => ({ ...moveParts(m), move: m }));
   if (ui.selected === null) {
     if (pt.color === s.to_move) {
-      ui.selected = key;
       const n = legal.filter((m) => m.from === key).length;
+      if (n === 1 && $("one-tap").checked) return play(legal.find((m) => m.from === key).move);
+      ui.selected = key;
       say(n ? "" : "The checker on " + key + " has no legal move: click a point to see why.", "hint");
     } else if (pt.color) {
       say("That is " + pt.color + "'s checker: " + s.to_move + " is to move.", "hint");
@@ -497,6 +529,8 @@ function clickPile(color) {
     say("That is " + color + "'s pile: " + s.to_move + " is to move.", "hint");
     return;
   }
+  const entries = s.legal.filter((m) => moveParts(m).from === "bar");
+  if (ui.selected !== "bar" && entries.length === 1 && $("one-tap").checked) return play(entries[0]);
   ui.selected = ui.selected === "bar" ? null : "bar";
   say(ui.selected && s.board.to_enter[color] === 0 ? capital(color) + " has no checker left to enter." : "", "hint");
   render();
@@ -508,6 +542,68 @@ function clickOff() {
     return;
   }
   play(ui.selected + "/off");
+}
+
+// Drag and drop: press on a movable checker (or the pile), let go over a
+// target. A press without a move stays a click.
+function startDrag(e, key, pt) {
+  if (!humanToMove() || e.button !== 0) return;
+  const s = ui.state;
+  if (key === "bar" ? pt.color !== s.to_move : pt.color !== s.to_move) return;
+  ui.drag = { key, pt, x: e.clientX, y: e.clientY };
+}
+
+function endDrag(e) {
+  const d = ui.drag;
+  ui.drag = null;
+  if (!d || Math.hypot(e.clientX - d.x, e.clientY - d.y) < 12 || !humanToMove()) return;
+  const under = document.elementFromPoint(e.clientX, e.clientY);
+  const to = under && (under.dataset.point || (under.id === "off" ? "off" : null));
+  if (!to || to === d.key) return;
+  play(d.key + "/" + to);
+}
+
+async function resign() {
+  if (!ui.state || !humanToMove()) return;
+  if (!ui.resignAsked) {
+    ui.resignAsked = Date.now();
+    say("Press \u201cReally resign?\u201d to give the game up.", "hint");
+    render();
+    setTimeout(() => { if (ui.state) render(); }, 4100);
+    return;
+  }
+  ui.resignAsked = 0;
+  try { await act("resign"); say(""); } catch (e) { say(e.message, "error"); }
+}
+
+async function askHint() {
+  if (!ui.state || !humanToMove()) return;
+  try { say(""); await act("hint"); } catch (e) { say(e.message, "error"); }
+}
+
+// "Move now": the engine's search is stopped and it is asked again for a
+// move at depth 1, played at once.
+async function moveNow() {
+  const s = ui.state;
+  if (!s || !s.engine.thinking) return;
+  const id = s.id, lim = s.limit;
+  ui.going = true; // drive() must not ask at the old strength meanwhile
+  try {
+    await act("undo", { plies: 0 });
+    await act("settings", { limit: { kind: "depth", value: 1 } });
+    await waitIdle(id);
+    await act("go");
+    await act("settings", { limit: lim });
+  } catch (e) { fail(e, id); } finally { ui.going = false; }
+}
+
+// Waits until the engine of game `id` has let go of a stopped search.
+async function waitIdle(id) {
+  for (let i = 0; i < 100; i++) {
+    const s = await api("GET", "/api/games/" + id);
+    if (!s.engine.busy) return s;
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 async function seek(ply) {
@@ -706,6 +802,35 @@ async function init() {
     start({ fen });
   });
   $("download").addEventListener("click", download);
+  $("resign").addEventListener("click", resign);
+  $("hint").addEventListener("click", askHint);
+  $("move-now").addEventListener("click", moveNow);
+  window.addEventListener("pointerup", endDrag);
+  for (const l of LEVELS) {
+    const o = document.createElement("option");
+    o.value = l.name;
+    o.textContent = l.label + " (" + (l.limit.kind === "depth" ? "depth " + l.limit.value : l.limit.value + " ms") + ")";
+    $("level").insertBefore(o, $("level").lastElementChild);
+  }
+  $("level").addEventListener("change", () => {
+    const l = LEVELS.find((x) => x.name === $("level").value);
+    if (!l) return;
+    $("limit-kind").value = l.limit.kind;
+    $("limit-value").value = String(l.limit.value);
+    changeSettings();
+  });
+  if (params.get("level")) {
+    const l = LEVELS.find((x) => x.name === params.get("level"));
+    if (l) { $("limit-kind").value = l.limit.kind; $("limit-value").value = String(l.limit.value); } else refused.push("level \u201c" + params.get("level") + "\u201d");
+  }
+  $("move-input").addEventListener("keydown", (e) => {
+    if (e.key !== "Enter" || !ui.state) return;
+    const m = $("move-input").value.trim();
+    if (!m) return;
+    if (!humanToMove()) { say("It is not your turn.", "hint"); return; }
+    $("move-input").value = "";
+    play(m);
+  });
   $("copy-fen").addEventListener("click", need(() => copy(ui.state.fen, "The position string")));
   $("copy-link").addEventListener("click", need(() => copy(linkToPosition(), "A link to this position")));
   $("load-record").addEventListener("click", () => loadRecord($("record-paste").value));
