@@ -73,7 +73,7 @@ fn a_person_plays_a_whole_game_against_the_engine_by_clicks_also_on_a_phone() {
     let started = Instant::now();
     crate::webdriver::require_browser();
     let server = Served::start(&[]);
-    let b = Browser::start(1200, 860);
+    let b = Browser::start(1366, 768);
     eprintln!("browser up after {:?}", started.elapsed());
     b.goto(&format!(
         "{}?new=1&checkers=4&depth=1&mode=white",

@@ -5,7 +5,7 @@
 //! idleness or by a restart, a reload, the strength field, moving while
 //! reviewing, the engine's pass, and the smaller ones.
 
-use crate::browser::{after, page_state, screenshots, settle, take_turn, PATIENCE};
+use crate::browser::{after, page_state, settle, take_turn, PATIENCE};
 use crate::http;
 use crate::webdriver::Browser;
 use crate::Served;
@@ -495,9 +495,6 @@ fn smaller_defects_of_the_page() {
         v[0],
         v[1]
     );
-    if let Some(dir) = screenshots() {
-        b.screenshot(&dir.join("board-game-over.png"));
-    }
 
     // A depth-64 search is stopped at --move-timeout (1 s) and the page says so.
     b.goto(&format!(

@@ -4,7 +4,7 @@
 //! Hint, one tap for a checker with one move, drag and drop, "Move now",
 //! keyboard play and names for screen readers.
 
-use crate::browser::{after, page_state, settle, PATIENCE};
+use crate::browser::{after, page_state, screenshots, settle, PATIENCE};
 use crate::defects::{message_with, page_fetch};
 use crate::webdriver::Browser;
 use crate::Served;
@@ -58,6 +58,9 @@ fn resign_hint_levels_and_the_hidden_score_against_the_engine() {
     );
     message_with(&b, &format!("Hint: {hint}"));
     assert!(!b.find_all(".tri.hinted").is_empty());
+    if let Some(dir) = screenshots() {
+        b.screenshot(&dir.join("board-hint.png"));
+    }
     // Resign asks once more, then ends the game with a record.
     b.click_css("#resign");
     message_with(&b, "Really resign");
