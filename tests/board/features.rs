@@ -4,7 +4,7 @@
 //! Hint, one tap for a checker with one move, drag and drop, "Move now",
 //! keyboard play and names for screen readers.
 
-use crate::browser::{after, page_state, screenshots, settle, PATIENCE};
+use crate::browser::{after, page_state, screenshots, settle, take_turn, PATIENCE};
 use crate::defects::{message_with, page_fetch};
 use crate::webdriver::Browser;
 use crate::Served;
@@ -218,4 +218,85 @@ fn move_now_makes_the_engine_play_at_once() {
     let id = s["id"].as_str().unwrap();
     let r = page_fetch(&b, "GET", &format!("/api/games/{id}"), json!(null));
     assert_eq!(r["body"]["moves"].as_array().unwrap().len(), 1);
+}
+
+/// After a game, the engine values every position: the moves that gave a
+/// wall or more away are marked (3 or more: blunders), and a graph shows
+/// the value through the game.
+#[test]
+fn after_a_game_the_analysis_marks_mistakes_and_draws_the_graph() {
+    let server = Served::start(&[]);
+    let b = Browser::start(1366, 768);
+    b.goto(&format!(
+        "{}?new=1&checkers=4&depth=2&mode=white",
+        server.url
+    ));
+    let mut s = settle(&b);
+    while s["outcome"].is_null() {
+        s = take_turn(&b);
+    }
+    let n = s["moves"].as_array().unwrap().len();
+    b.click_css("#analyse");
+    let m = b.wait("the analysis", Duration::from_secs(60), || {
+        let m = b.text("#message");
+        m.contains("Analysis done").then_some(m)
+    });
+    let s = page_state(&b);
+    let analysed = s["analysis"].as_array().unwrap();
+    assert_eq!(
+        analysed.len(),
+        n,
+        "every position but the last, which is over"
+    );
+    assert!(b.find("#graph:not([hidden]) polyline").is_some());
+    let points = b.script(
+        "return document.querySelector('#graph polyline').getAttribute('points').trim().split(' ').length;",
+        json!([]),
+    );
+    assert_eq!(points, json!(n + 1), "one point a position");
+    // The marks follow from the values: recomputed here from the API's numbers.
+    let sure = 20.0;
+    let mut value = vec![None; n + 1];
+    for a in analysed {
+        let v = a["score_white"].as_f64().unwrap();
+        value[a["ply"].as_u64().unwrap() as usize] = Some(match a["score_kind"].as_str() {
+            Some("mate") => sure * v.signum(),
+            _ => (v / 100.0).clamp(-sure, sure),
+        });
+    }
+    value[n] = Some(match s["outcome"]["winner"].as_str() {
+        Some("white") => sure,
+        Some("black") => -sure,
+        _ => 0.0,
+    });
+    let first_white = s["first"] == json!("white");
+    let mut want = Vec::new();
+    for i in 0..n {
+        let white = (i % 2 == 0) == first_white;
+        let loss = (if white { 1.0 } else { -1.0 }) * (value[i].unwrap() - value[i + 1].unwrap());
+        let forced = s["notes"][i] == json!("forced pass");
+        let best = analysed
+            .iter()
+            .find(|a| a["ply"] == json!(i))
+            .map(|a| a["best"].clone());
+        if loss >= 1.0 && !forced && best != Some(s["moves"][i].clone()) {
+            want.push(i + 1);
+        }
+    }
+    let marked: Vec<usize> = serde_json::from_value(b.script(
+        "return [...document.querySelectorAll('#moves .move.mistake, #moves .move.blunder')].map(e => Number(e.dataset.ply));",
+        json!([]),
+    ))
+    .unwrap();
+    let mut marked = marked;
+    marked.sort();
+    assert_eq!(marked, want, "{m}");
+    eprintln!("analysis: {n} plies, marked {marked:?}: {m}");
+    if let Some(dir) = screenshots() {
+        b.script(
+            "document.getElementById('graph').scrollIntoView({ block: 'end' });",
+            json!([]),
+        );
+        b.screenshot(&dir.join("board-analysis.png"));
+    }
 }

@@ -25,7 +25,7 @@ use match_grasshopper::Grasshopper;
 use match_runner::EngineSpec;
 use owner::{HostCheck, Owner};
 use serde_json::{json, Value};
-use session::{plural, ApiError, EngineContext, Saved, Session, Settings, Shared};
+use session::{plural, ApiError, EngineContext, Purpose, Saved, Session, Settings, Shared};
 use std::collections::hash_map::RandomState;
 use std::collections::HashMap;
 use std::hash::BuildHasher;
@@ -139,8 +139,18 @@ impl<G: BoardGame> Hosted for Shared<G> {
                 let seen = body.get("version").and_then(Value::as_u64);
                 self.lock().play(word, seen)?;
             }
-            "go" => self.go(ctx, false)?,
-            "hint" => self.go(ctx, true)?,
+            "go" => self.go(ctx, Purpose::Play)?,
+            "hint" => self.go(ctx, Purpose::Hint)?,
+            "analyse" => {
+                let depth = body.get("depth").and_then(Value::as_u64).unwrap_or(4) as u32;
+                self.go(
+                    ctx,
+                    Purpose::Analyse {
+                        ply: number("ply")?,
+                        depth,
+                    },
+                )?
+            }
             "resign" => self.lock().resign()?,
             "undo" => self.lock().undo(number("plies")?)?,
             "seek" => self.lock().seek(number("ply")?)?,
@@ -401,7 +411,7 @@ impl App {
     /// has fewer than its share running.
     fn act(&self, id: &str, owner: &Owner, action: &str, body: &Value) -> Result<Value, ApiError> {
         let game = self.game(id, owner)?;
-        if action != "go" && action != "hint" {
+        if !matches!(action, "go" | "hint" | "analyse") {
             return game.act(action, body, &self.ctx);
         }
         // The count and the start under one lock: two requests at once

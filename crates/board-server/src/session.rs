@@ -126,8 +126,20 @@ struct Running {
     stop: Arc<AtomicBool>,
     /// The ply the search is for.
     ply: usize,
-    /// A hint for a person: its move is shown, not played.
-    hint: bool,
+    /// What the search is for.
+    purpose: Purpose,
+}
+
+/// What a search is for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    /// The engine's move, played.
+    Play,
+    /// A hint for the person to move: shown, not played.
+    Hint,
+    /// The value of the position after `ply` moves, for the analysis of
+    /// the game, searched to `depth`.
+    Analyse { ply: usize, depth: u32 },
 }
 
 /// One game.
@@ -160,6 +172,8 @@ pub struct Session<G: BoardGame> {
     resigned: Option<Side>,
     /// The engine's suggestion for a person, and the ply it is for.
     hint: Option<(usize, String)>,
+    /// The analysis: the engine's best move and its score, by ply.
+    analysis: std::collections::BTreeMap<usize, (String, Info)>,
     restarts: u32,
     loaded: Option<Loaded>,
     /// A move was made or taken back since the record was loaded.
@@ -272,6 +286,7 @@ impl<G: BoardGame> Session<G> {
             warning: None,
             resigned: None,
             hint: None,
+            analysis: Default::default(),
             restarts: 0,
             loaded,
             diverged: false,
@@ -499,6 +514,7 @@ impl<G: BoardGame> Session<G> {
 
     fn truncate(&mut self, plies: usize) {
         if plies < self.moves.len() {
+            self.analysis.retain(|ply, _| *ply <= plies);
             self.moves.truncate(plies);
             self.notes.truncate(plies);
             self.positions.truncate(plies + 1);
@@ -547,8 +563,23 @@ impl<G: BoardGame> Session<G> {
     fn begin_search(
         &mut self,
         ctx: &EngineContext,
-        hint: bool,
+        purpose: Purpose,
     ) -> Result<(u64, Job, Option<Process>, EngineSpec), ApiError> {
+        let (ply, limit) = match purpose {
+            Purpose::Analyse { ply, depth } => {
+                if ply > self.moves.len() {
+                    return Err(ApiError::new(
+                        400,
+                        format!(
+                            "ply {ply}: the game has {}",
+                            plural(self.moves.len(), "move")
+                        ),
+                    ));
+                }
+                (ply, Limit::Depth(depth).check()?)
+            }
+            _ => (self.cursor, self.limit),
+        };
         if self.running.is_some() {
             return Err(ApiError::new(409, "the engine is already thinking"));
         }
@@ -558,29 +589,30 @@ impl<G: BoardGame> Session<G> {
                 "the engine is still finishing a stopped search; try again in a moment",
             ));
         }
-        if let Some((_, why)) = self.outcome() {
+        let over = match purpose {
+            Purpose::Analyse { .. } => G::outcome(&self.positions[ply]),
+            _ => self.outcome(),
+        };
+        if let Some((_, why)) = over {
             return Err(ApiError::new(409, format!("the game is over: {why}")));
         }
         let spec = ctx.engines[self.engine].clone();
         let id = self.next_search;
         self.next_search += 1;
         let stop = Arc::new(AtomicBool::new(false));
-        let budget = match self.limit {
+        let budget = match limit {
             Limit::Depth(_) => ctx.move_timeout,
             Limit::Movetime(t) => Duration::from_millis(t) + Duration::from_secs(2),
         };
-        let go = match self.limit {
+        let go = match limit {
             Limit::Depth(d) => format!("go depth {d}"),
             Limit::Movetime(t) => format!("go movetime {t}"),
         };
         let job = Job {
-            setup: vec![G::position_command(
-                &self.positions[0],
-                &self.moves[..self.cursor],
-            )],
+            setup: vec![G::position_command(&self.positions[0], &self.moves[..ply])],
             go,
             new_game: spec.proto.new_game(),
-            mover: G::to_move(self.here()),
+            mover: G::to_move(&self.positions[ply]),
             budget,
             timeout: ctx.timeout,
             stop: Arc::clone(&stop),
@@ -588,13 +620,17 @@ impl<G: BoardGame> Session<G> {
         self.running = Some(Running {
             id,
             stop,
-            ply: self.cursor,
-            hint,
+            ply,
+            purpose,
         });
-        self.hint = None;
+        if purpose == Purpose::Hint {
+            self.hint = None;
+        }
         self.lent = true;
         self.lent_for = self.engine;
-        self.info = None;
+        if !matches!(purpose, Purpose::Analyse { .. }) {
+            self.info = None;
+        }
         self.error = None;
         self.warning = None;
         self.changed();
@@ -619,7 +655,7 @@ impl<G: BoardGame> Session<G> {
         if !current {
             return;
         }
-        let hint = self.running.take().is_some_and(|r| r.hint);
+        let purpose = self.running.take().map_or(Purpose::Play, |r| r.purpose);
         match ended {
             Ended::Stopped => {}
             Ended::Failed(why) => {
@@ -637,10 +673,15 @@ impl<G: BoardGame> Session<G> {
                 late,
             } => {
                 self.warning = late;
+                if let Purpose::Analyse { ply, .. } = purpose {
+                    self.analysis.insert(ply, (word, info.unwrap_or_default()));
+                    self.changed();
+                    return;
+                }
                 if let Some(i) = info {
                     self.info = Some((self.cursor, i));
                 }
-                if hint {
+                if purpose == Purpose::Hint {
                     self.hint = Some((self.cursor, word));
                     self.changed();
                     return;
@@ -788,6 +829,12 @@ impl<G: BoardGame> Session<G> {
                 "restarts": self.restarts,
             },
             "hint": self.hint.as_ref().filter(|(ply, _)| *ply == self.cursor).map(|(_, m)| m),
+            "analysis": self.analysis.iter().filter(|(ply, _)| **ply <= self.moves.len())
+                .map(|(ply, (best, info))| json!({
+                    "ply": ply, "best": best, "score_kind": info.score_kind,
+                    "score_white": info.score_white, "depth": info.depth,
+                }))
+                .collect::<Vec<_>>(),
             "loaded": self.loaded,
             "diverged": self.diverged,
             "record_ready": self.record().is_ok(),
@@ -812,14 +859,14 @@ impl<G: BoardGame> Shared<G> {
     }
 
     /// Starts the engine's search for the side to move, on its own thread.
-    /// With `hint`, the move is shown to the person to move, not played.
-    pub fn go(&self, ctx: &EngineContext, hint: bool) -> Result<(), ApiError> {
+    /// A hint is for a person to move; an analysis for any ply.
+    pub fn go(&self, ctx: &EngineContext, purpose: Purpose) -> Result<(), ApiError> {
         let (id, job, process, spec) = {
             let mut s = self.lock();
-            if hint && s.seats[G::to_move(s.here()).index()] != Seat::Human {
+            if purpose == Purpose::Hint && s.seats[G::to_move(s.here()).index()] != Seat::Human {
                 return Err(ApiError::new(409, "a hint is for a person to move"));
             }
-            s.begin_search(ctx, hint)?
+            s.begin_search(ctx, purpose)?
         };
         let inner = Arc::clone(&self.inner);
         let ctx = ctx.clone();

@@ -319,6 +319,9 @@ function render() {
   $("ply").textContent = "move " + s.cursor + " of " + s.moves.length;
   $("engine-move").disabled = !!over || s.engine.thinking || reviewing();
 
+  const values = analysisValues(s);
+  const marks = mistakes(s, values);
+  drawGraph(s, values, marks);
   // Move list: numbered pairs in the project's notation.
   const list = $("moves");
   list.replaceChildren();
@@ -341,6 +344,11 @@ function render() {
     span.textContent = m;
     span.dataset.ply = i + 1;
     if (s.notes[i]) span.title = s.notes[i];
+    const mark = marks[i];
+    if (mark) {
+      span.classList.add(mark.kind);
+      span.title = mark.kind + ": loses " + mark.loss.toFixed(2) + " walls (the engine preferred " + mark.best + ")";
+    }
     span.addEventListener("click", () => seek(i + 1));
     li.appendChild(span);
   });
@@ -437,7 +445,7 @@ function drive() {
   }
   const engineTurn = !s.outcome && s.seats[s.to_move] === "engine" && s.cursor === s.moves.length;
   const demo = s.seats.white === "engine" && s.seats.black === "engine";
-  if (!engineTurn || s.engine.error || ui.going || (demo && ui.paused) || ui.branching) return;
+  if (!engineTurn || s.engine.error || ui.going || ui.analysing || (demo && ui.paused) || ui.branching) return;
   ui.going = true;
   const id = s.id, version = s.version;
   setTimeout(async () => {
@@ -599,10 +607,96 @@ async function moveNow() {
 
 // Waits until the engine of game `id` has let go of a stopped search.
 async function waitIdle(id) {
-  for (let i = 0; i < 100; i++) {
+  for (let i = 0; i < 1200; i++) {
     const s = await api("GET", "/api/games/" + id);
     if (!s.engine.busy) return s;
     await new Promise((r) => setTimeout(r, 50));
+  }
+  throw { status: 0, message: "the engine did not finish its search within a minute" };
+}
+
+// ---- after the game: the analysis -----------------------------------------
+
+const SURE = 20; // a won position, in walls, for the graph and the losses
+
+// The value of each position from White's side, in walls (null: not yet
+// analysed): the engine's score, a win found by its search as +-SURE, and
+// the end of the game as it ended.
+function analysisValues(s) {
+  const v = new Array(s.moves.length + 1).fill(null);
+  for (const a of s.analysis || []) {
+    if (a.score_kind === "mate") v[a.ply] = a.score_white > 0 ? SURE : a.score_white < 0 ? -SURE : 0;
+    else if (a.score_kind === "cp") v[a.ply] = Math.max(-SURE, Math.min(SURE, a.score_white / 100));
+  }
+  if (s.outcome && s.cursor === s.moves.length) {
+    v[s.moves.length] = s.outcome.winner === "white" ? SURE : s.outcome.winner === "black" ? -SURE : 0;
+  }
+  return v;
+}
+
+// The moves that gave value away: at least 1 wall a mistake, 3 a blunder.
+function mistakes(s, v) {
+  const best = {};
+  for (const a of s.analysis || []) best[a.ply] = a.best;
+  const out = {};
+  for (let i = 0; i < s.moves.length; i++) {
+    if (v[i] === null || v[i + 1] === null || s.notes[i] === "forced pass" || s.moves[i] === best[i]) continue;
+    const loss = (sideAt(i) === "white" ? 1 : -1) * (v[i] - v[i + 1]);
+    if (loss >= 1) out[i] = { kind: loss >= 3 ? "blunder" : "mistake", loss, best: best[i] };
+  }
+  return out;
+}
+
+function drawGraph(s, v, marks) {
+  const g = $("graph");
+  g.replaceChildren();
+  const known = v.filter((x) => x !== null).length;
+  // An <svg> has no `hidden` property: the attribute itself.
+  g.toggleAttribute("hidden", known < 2);
+  if (known < 2) return;
+  const Wg = 300, Hg = 90, n = Math.max(1, v.length - 1);
+  const xy = (i) => [4 + (i / n) * (Wg - 8), Hg / 2 - (Math.max(-5, Math.min(5, v[i])) / 5) * (Hg / 2 - 6)];
+  el("rect", { x: 0, y: 0, width: Wg, height: Hg, class: "graph-bg" }, g);
+  el("line", { x1: 0, y1: Hg / 2, x2: Wg, y2: Hg / 2, class: "graph-axis" }, g);
+  const pts = v.map((x, i) => (x === null ? null : xy(i).join(","))).filter(Boolean).join(" ");
+  el("polyline", { points: pts, class: "graph-line" }, g);
+  for (const i of Object.keys(marks)) {
+    const k = Number(i) + 1;
+    if (v[k] === null) continue;
+    const [x, y] = xy(k);
+    el("circle", { cx: x, cy: y, r: 4, class: "graph-" + marks[i].kind, "data-ply": k }, g);
+  }
+  if (s.cursor <= n) {
+    const [x] = xy(s.cursor);
+    el("line", { x1: x, y1: 0, x2: x, y2: Hg, class: "graph-cursor" }, g);
+  }
+}
+
+// Asks the engine for the value of every position of the game, one after
+// the other, then shows the graph and marks the mistakes.
+async function analyse() {
+  const s0 = ui.state;
+  if (!s0 || s0.engine.thinking || ui.analysing) return;
+  const id = s0.id;
+  const depth = s0.limit.kind === "depth" ? s0.limit.value : 4;
+  ui.analysing = true;
+  $("analyse").disabled = true;
+  try {
+    const done = new Set((s0.analysis || []).map((a) => a.ply));
+    const n = s0.moves.length;
+    for (let k = 0; k <= n; k++) {
+      if (!ui.state || ui.state.id !== id) return;
+      if (done.has(k) || (k === n && s0.outcome)) continue;
+      say("Analysing: position " + k + " of " + n + "\u2026", "hint");
+      await act("analyse", { ply: k, depth });
+      show(await waitIdle(id));
+    }
+    const marks = mistakes(ui.state, analysisValues(ui.state));
+    const count = (kind) => Object.values(marks).filter((m) => m.kind === kind).length;
+    say("Analysis done (depth " + depth + "): " + count("mistake") + " mistakes, " + count("blunder") + " blunders, marked in the moves and the graph.", "hint");
+  } catch (e) { fail(e, id); } finally {
+    ui.analysing = false;
+    $("analyse").disabled = false;
   }
 }
 
@@ -803,6 +897,7 @@ async function init() {
   });
   $("download").addEventListener("click", download);
   $("resign").addEventListener("click", resign);
+  $("analyse").addEventListener("click", analyse);
   $("hint").addEventListener("click", askHint);
   $("move-now").addEventListener("click", moveNow);
   window.addEventListener("pointerup", endDrag);
