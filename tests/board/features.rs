@@ -300,3 +300,48 @@ fn after_a_game_the_analysis_marks_mistakes_and_draws_the_graph() {
         b.screenshot(&dir.join("board-analysis.png"));
     }
 }
+
+/// The position editor: points set by clicks, the rest in fields; the
+/// server says why an impossible position is refused.
+#[test]
+fn a_position_is_set_up_in_the_editor_and_played() {
+    let server = Served::start(&[]);
+    let b = Browser::start(390, 844);
+    b.goto(&format!("{}?new=1&checkers=2&mode=both", server.url));
+    settle(&b);
+    b.click_css("#edit-start");
+    assert!(b.text("#turn").contains("Editing"));
+    b.click_css("#edit-clear");
+    // A wall in A: impossible (entering never builds one); the server says so.
+    b.click_css(".hit[data-point='1']");
+    b.click_css(".hit[data-point='1']");
+    let set = |id: &str, v: &str| {
+        b.script(
+            "const f = document.getElementById(arguments[0]); f.value = arguments[1];
+             f.dispatchEvent(new Event('input'));",
+            json!([id, v]),
+        );
+    };
+    set("edit-side", "black");
+    set("edit-enter-white", "0");
+    set("edit-enter-black", "2");
+    set("edit-score-white", "0");
+    set("edit-score-black", "0");
+    set("edit-run", "-");
+    b.click_css("#edit-play");
+    message_with(&b, "never builds a wall");
+    // One white checker on 1, one to enter: the position after bar/1.
+    for _ in 0..4 {
+        b.click_css(".hit[data-point='1']");
+    }
+    set("edit-enter-white", "1");
+    let old = page_state(&b)["id"].clone();
+    b.click_css("#edit-play");
+    let s = b.wait("the edited game", PATIENCE, || {
+        let s = page_state(&b);
+        (s["id"] != old).then_some(s)
+    });
+    assert_eq!(s["fen"], json!("w...../....../....../...... b 1 2 0-0 -"));
+    assert!(b.find("#editor-fields[hidden]").is_some());
+    assert!(b.text("#turn").contains("Black to move"));
+}

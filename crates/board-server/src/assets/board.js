@@ -24,6 +24,7 @@ const ui = {
   animate: false,   // the last move is new: let its checker arrive
   drag: null,       // a checker being dragged: { key, x, y }
   resignAsked: 0,   // when Resign was pressed once (a second press confirms)
+  editing: null,    // the position editor's board: { points: [{color, count}] x 24 }
 };
 
 // Named levels: a depth or a time per move each (docs/board.md says how
@@ -150,13 +151,13 @@ function draw() {
   const s = ui.state;
   const svg = $("board");
   svg.replaceChildren();
-  const b = s.board;
-  const legal = humanToMove() ? s.legal : [];
+  const b = ui.editing ? editorBoard() : s.board;
+  const legal = humanToMove() && !ui.editing ? s.legal : [];
   const sources = new Set(legal.map((m) => moveParts(m).from));
   const targets = new Set(
     legal.map(moveParts).filter((p) => p.from === ui.selected).map((p) => p.to)
   );
-  const last = s.cursor > 0 ? moveParts(s.moves[s.cursor - 1]) : null;
+  const last = s.cursor > 0 && !ui.editing ? moveParts(s.moves[s.cursor - 1]) : null;
   const hint = s.hint && humanToMove() ? moveParts(s.hint) : null;
 
   el("rect", { ...box(6, 6, 610, 488), rx: 10, class: "frame" }, svg);
@@ -203,7 +204,7 @@ function draw() {
     const what = pt.count === 0 ? "empty" : pt.color + (pt.count === 2 ? " wall" : " checker");
     const hit = el("rect", { ...box(at.x, at.top ? 20 : BOTTOM - TRI - 14, COL, TRI + 30), class: hc, "data-point": key,
       role: "button", tabindex: "0", "aria-label": "point " + key + ": " + what + (targets.has(key) ? ", a target" : "") }, hits);
-    hit.addEventListener("click", () => clickPoint(key, pt));
+    hit.addEventListener("click", () => (ui.editing ? editPoint(p) : clickPoint(key, pt)));
     hit.addEventListener("pointerdown", (e) => startDrag(e, key, pt));
     hit.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); clickPoint(key, pt); } });
   }
@@ -240,11 +241,73 @@ function draw() {
     role: "button", tabindex: "0", "aria-label": "bear off (score)" }, hits);
   offHit.addEventListener("click", clickOff);
   offHit.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); clickOff(); } });
-  if (s.outcome === null) {
+  if (s.outcome === null && !ui.editing) {
     // Whose turn: a checker of the mover's colour on the bar.
     drawChecker(svg, s.to_move, BAR_X + BAR_W / 2, H / 2, "turn-marker");
   }
   svg.appendChild(hits); // on top of everything: they take the clicks
+}
+
+// ---- the position editor ---------------------------------------------------
+
+// A click on a point while editing: empty, white checker, white wall, black
+// checker, black wall, empty again.
+const CYCLE = [[null, 0], ["white", 1], ["white", 2], ["black", 1], ["black", 2]];
+
+function startEditing() {
+  if (!ui.state) return;
+  ui.editing = { points: ui.state.board.points.map((p) => ({ color: p.color, count: p.count })) };
+  const b = ui.state.board;
+  $("edit-side").value = ui.state.to_move;
+  $("edit-enter-white").value = b.to_enter.white;
+  $("edit-enter-black").value = b.to_enter.black;
+  $("edit-score-white").value = b.score.white;
+  $("edit-score-black").value = b.score.black;
+  $("edit-run").value = b.run ? b.run.color[0] + b.run.count : "-";
+  $("editor-fields").hidden = false;
+  say("Editing: click a point to cycle empty, white, white wall, black, black wall.", "hint");
+  render();
+}
+
+function editPoint(p) {
+  const pt = ui.editing.points[p - 1];
+  const i = CYCLE.findIndex(([c, n]) => c === pt.color && n === pt.count);
+  const [color, count] = CYCLE[(i + 1) % CYCLE.length];
+  ui.editing.points[p - 1] = { color, count };
+  render();
+}
+
+function editorBoard() {
+  const b = ui.state.board;
+  const num = (id) => Math.max(0, parseInt($(id).value, 10) || 0);
+  return {
+    ...b,
+    points: ui.editing.points.map((p, i) => ({ point: i + 1, color: p.color, count: p.count })),
+    to_enter: { white: num("edit-enter-white"), black: num("edit-enter-black") },
+    score: { white: num("edit-score-white"), black: num("edit-score-black") },
+  };
+}
+
+// The position string of the editor's board: quadrants A to D (each from
+// its lowest point), side, checkers to enter, score, run.
+function editorFen() {
+  const b = editorBoard();
+  const ch = (p) => (p.count === 0 ? "." : p.color === "white" ? (p.count === 2 ? "W" : "w") : (p.count === 2 ? "B" : "b"));
+  const quads = [0, 6, 12, 18].map((k) => b.points.slice(k, k + 6).map(ch).join(""));
+  return quads.join("/") + " " + $("edit-side").value[0] + " " + b.to_enter.white + " " + b.to_enter.black + " " +
+    b.score.white + "-" + b.score.black + " " + $("edit-run").value;
+}
+
+function stopEditing() {
+  ui.editing = null;
+  $("editor-fields").hidden = true;
+  if (ui.state) render();
+}
+
+async function playEdited() {
+  const fen = editorFen();
+  const ok = await start({ fen });
+  if (ok) stopEditing();
 }
 
 // ---- the rest of the page ------------------------------------------------
@@ -266,7 +329,8 @@ function render() {
   const over = s.outcome;
   const who = (c) => (s.seats[c] === "engine" ? "engine" : (s.seats.white === "human" && s.seats.black === "human") ? "" : "you");
   let turn;
-  if (reviewing()) turn = "Looking at move " + s.cursor + " of " + s.moves.length;
+  if (ui.editing) turn = "Editing a position";
+  else if (reviewing()) turn = "Looking at move " + s.cursor + " of " + s.moves.length;
   else if (over) turn = "Game over";
   else if (s.engine.thinking && s.seats[s.to_move] === "human") turn = "The engine looks for a hint\u2026";
   else if (s.engine.thinking) turn = capital(s.to_move) + " (engine) is thinking\u2026";
@@ -532,6 +596,7 @@ function clickPoint(key, pt) {
 
 function clickPile(color) {
   const s = ui.state;
+  if (ui.editing) { say("Set the checkers to enter in the fields beside the board.", "hint"); return; }
   if (!humanToMove()) return clickPoint(null, {});
   if (color !== s.to_move) {
     say("That is " + color + "'s pile: " + s.to_move + " is to move.", "hint");
@@ -545,6 +610,7 @@ function clickPile(color) {
 }
 
 function clickOff() {
+  if (ui.editing) { say("Set the score in the fields beside the board.", "hint"); return; }
   if (!humanToMove() || ui.selected === null) {
     say("To bear off, click one of your walls in D (19\u201324), then here.", "hint");
     return;
@@ -555,7 +621,7 @@ function clickOff() {
 // Drag and drop: press on a movable checker (or the pile), let go over a
 // target. A press without a move stays a click.
 function startDrag(e, key, pt) {
-  if (!humanToMove() || e.button !== 0) return;
+  if (!humanToMove() || ui.editing || e.button !== 0) return;
   const s = ui.state;
   if (key === "bar" ? pt.color !== s.to_move : pt.color !== s.to_move) return;
   ui.drag = { key, pt, x: e.clientX, y: e.clientY };
@@ -898,6 +964,17 @@ async function init() {
   $("download").addEventListener("click", download);
   $("resign").addEventListener("click", resign);
   $("analyse").addEventListener("click", analyse);
+  $("edit-start").addEventListener("click", startEditing);
+  $("edit-cancel").addEventListener("click", stopEditing);
+  $("edit-clear").addEventListener("click", () => {
+    if (!ui.editing) return;
+    ui.editing.points = ui.editing.points.map(() => ({ color: null, count: 0 }));
+    render();
+  });
+  $("edit-play").addEventListener("click", playEdited);
+  for (const id of ["edit-enter-white", "edit-enter-black", "edit-score-white", "edit-score-black"]) {
+    $(id).addEventListener("input", () => ui.editing && render());
+  }
   $("hint").addEventListener("click", askHint);
   $("move-now").addEventListener("click", moveNow);
   window.addEventListener("pointerup", endDrag);
