@@ -54,8 +54,8 @@ pub fn take_turn(b: &Browser) -> serde_json::Value {
     }
     after(b, || {
         b.click_css(".hit.movable");
-        if let Some(t) = b.find(".hit.target") {
-            b.click(&t);
+        if b.find(".hit.target").is_some() {
+            b.click_css(".hit.target");
         }
     })
 }

@@ -165,12 +165,20 @@ impl Browser {
         );
     }
 
-    /// Clicks the first element matching `css`.
+    /// Clicks the first element matching `css`; found again if the page
+    /// drew it anew between finding and clicking (a stale element).
     pub fn click_css(&self, css: &str) {
-        let e = self
-            .find(css)
-            .unwrap_or_else(|| panic!("nothing matches {css}"));
-        self.click(&e);
+        for _ in 0..3 {
+            let e = self
+                .find(css)
+                .unwrap_or_else(|| panic!("nothing matches {css}"));
+            match self.call("POST", &format!("/element/{e}/click"), Some(json!({}))) {
+                Ok(_) => return,
+                Err(v) if v["error"] == json!("stale element reference") => continue,
+                Err(v) => panic!("WebDriver click on {css}: {v}"),
+            }
+        }
+        panic!("{css} kept being drawn anew");
     }
 
     pub fn text(&self, css: &str) -> String {

@@ -118,6 +118,9 @@ pub struct Saved {
     /// "white" or "black": the side that resigned.
     #[serde(default)]
     resigned: Option<String>,
+    /// The version the game had: a page that saw it can go on playing.
+    #[serde(default)]
+    version: u64,
 }
 
 /// A search lent the process to a thread.
@@ -321,6 +324,7 @@ impl<G: BoardGame> Session<G> {
             loaded: self.loaded.clone(),
             diverged: self.diverged,
             resigned: self.resigned.map(|s| side_word(s).to_string()),
+            version: self.version,
         };
         (self.version, saved)
     }
@@ -359,6 +363,7 @@ impl<G: BoardGame> Session<G> {
         session.engine = saved.engine.min(engine_names.len().saturating_sub(1));
         session.loaded = saved.loaded;
         session.diverged = saved.diverged;
+        session.version = session.version.max(saved.version);
         session.resigned = match saved.resigned.as_deref() {
             Some("white") => Some(Side::White),
             Some("black") => Some(Side::Black),
@@ -997,7 +1002,9 @@ mod tests {
         )
         .unwrap();
         let (a, b) = (g.state(), back.state());
-        for key in ["moves", "notes", "cursor", "seats", "limit", "start", "fen"] {
+        for key in [
+            "moves", "notes", "cursor", "seats", "limit", "start", "fen", "version",
+        ] {
             assert_eq!(a[key], b[key], "{key}");
         }
     }

@@ -464,6 +464,7 @@ function say(msg, kind) {
 }
 
 function show(state) {
+  ui.shown = (ui.shown || 0) + 1;
   const before = ui.state;
   ui.state = state;
   ui.noGame = false;
@@ -1050,9 +1051,10 @@ async function init() {
 // Asks for the game; shows it if it changed.
 function refresh() {
   if (!ui.state || ui.polling) return;
-  const id = ui.state.id;
+  const id = ui.state.id, shown = ui.shown;
   api("GET", gamePath()).then((s) => {
-    if (ui.state && ui.state.id === id && s.version !== ui.state.version) show(s);
+    // Anything shown meanwhile is newer than this answer.
+    if (ui.shown === shown && ui.state && ui.state.id === id && s.version !== ui.state.version) show(s);
   }).catch((e) => fail(e, id));
 }
 
