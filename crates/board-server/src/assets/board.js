@@ -27,14 +27,15 @@ const ui = {
   editing: null,    // the position editor's board: { points: [{color, count}] x 24 }
 };
 
-// Named levels: a depth or a time per move each (docs/board.md says how
-// they compare); "custom" is whatever the two fields below say.
+// Named levels, each a measured step above the one before it (matches
+// between them: docs/results/board-levels-2026-12-02.md); "custom" is
+// whatever the two fields below say.
 const LEVELS = [
   { name: "beginner", label: "Beginner", limit: { kind: "depth", value: 1 } },
   { name: "easy", label: "Easy", limit: { kind: "depth", value: 2 } },
   { name: "club", label: "Club", limit: { kind: "depth", value: 4 } },
-  { name: "strong", label: "Strong", limit: { kind: "movetime", value: 1000 } },
-  { name: "strongest", label: "Strongest", limit: { kind: "movetime", value: 5000 } },
+  { name: "strong", label: "Strong", limit: { kind: "depth", value: 6 } },
+  { name: "strongest", label: "Strongest", limit: { kind: "movetime", value: 1000 } },
 ];
 
 const $ = (id) => document.getElementById(id);
