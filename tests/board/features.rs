@@ -131,9 +131,11 @@ fn one_tap_drag_and_drop_keys_and_names_for_screen_readers() {
         .map(String::from)
         .collect();
     assert_eq!(from_one.len(), 1, "{}", s["legal"]);
-    // One tap plays the only move.
+    // One tap plays the only move (with sounds on: a tick).
+    b.click_css("#sounds");
     let s = after(&b, || b.click_css(".hit[data-point='1']"));
     assert_eq!(s["moves"], json!([from_one[0]]));
+    assert_eq!(b.script("return ui.sounds;", json!([])), json!(1));
     // Black's turn: drag from a black checker to a target.
     let s = page_state(&b);
     let black_from = s["legal"][0].as_str().unwrap().to_string();

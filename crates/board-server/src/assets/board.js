@@ -249,6 +249,26 @@ function draw() {
   svg.appendChild(hits); // on top of everything: they take the clicks
 }
 
+// ---- sounds ------------------------------------------------------------------
+
+// A short tick for a move (a lower one when the game ends), if the person
+// asked for sounds; `ui.sounds` counts them.
+function tick(freq) {
+  if (!$("sounds").checked) return;
+  ui.sounds = (ui.sounds || 0) + 1;
+  try {
+    const Ctx = window.AudioContext || window.webkitAudioContext;
+    ui.audio = ui.audio || new Ctx();
+    const o = ui.audio.createOscillator(), g = ui.audio.createGain();
+    o.frequency.value = freq;
+    g.gain.setValueAtTime(0.15, ui.audio.currentTime);
+    g.gain.exponentialRampToValueAtTime(0.001, ui.audio.currentTime + 0.12);
+    o.connect(g).connect(ui.audio.destination);
+    o.start();
+    o.stop(ui.audio.currentTime + 0.12);
+  } catch (e) { /* no audio here: the move is on the board anyway */ }
+}
+
 // ---- the position editor ---------------------------------------------------
 
 // A click on a point while editing: empty, white checker, white wall, black
@@ -472,6 +492,7 @@ function show(state) {
   if (!before || before.id !== state.id || before.cursor !== state.cursor || before.fen !== state.fen) ui.selected = null;
   if (!before || before.id !== state.id || state.cursor === state.moves.length) ui.branching = false;
   ui.animate = !!before && before.id === state.id && state.cursor > before.cursor && state.cursor - before.cursor <= 2;
+  if (ui.animate && state.moves.length > before.moves.length) tick(state.outcome ? 330 : 660);
   try { sessionStorage.setItem("grasshopper-game", state.id); } catch (e) { /* private mode */ }
   // The address names the game: a reload, or the link, opens it again.
   const url = "?game=" + state.id + (ui.flipped ? "&flip=1" : "");
@@ -966,6 +987,10 @@ async function init() {
   $("download").addEventListener("click", download);
   $("resign").addEventListener("click", resign);
   $("analyse").addEventListener("click", analyse);
+  try { $("sounds").checked = localStorage.getItem("grasshopper-sounds") === "1"; } catch (e) { /* private mode */ }
+  $("sounds").addEventListener("change", () => {
+    try { localStorage.setItem("grasshopper-sounds", $("sounds").checked ? "1" : "0"); } catch (e) { /* private mode */ }
+  });
   $("edit-start").addEventListener("click", startEditing);
   $("edit-cancel").addEventListener("click", stopEditing);
   $("edit-clear").addEventListener("click", () => {
