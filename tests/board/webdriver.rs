@@ -157,14 +157,6 @@ impl Browser {
         self.find_all(css).into_iter().next()
     }
 
-    pub fn click(&self, element: &str) {
-        self.ok(
-            "POST",
-            &format!("/element/{element}/click"),
-            Some(json!({})),
-        );
-    }
-
     /// Clicks the first element matching `css`; found again if the page
     /// drew it anew between finding and clicking (a stale element).
     pub fn click_css(&self, css: &str) {
