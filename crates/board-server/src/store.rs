@@ -21,9 +21,15 @@ pub fn valid_id(id: &str) -> bool {
 }
 
 impl Store {
-    /// The store in `dir`, created if need be.
+    /// The store in `dir`, created if need be, readable by its user only
+    /// (a saved game holds the owner cookie it answers to).
     pub fn open(dir: &Path) -> std::io::Result<Store> {
         std::fs::create_dir_all(dir)?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
+        }
         Ok(Store {
             dir: dir.to_path_buf(),
         })
@@ -63,6 +69,12 @@ mod tests {
         let v = serde_json::json!({ "moves": ["bar/3"] });
         store.save("0123456789abcdef", &v).unwrap();
         assert_eq!(store.load("0123456789abcdef"), Some(v));
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&dir).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o700, "the owner cookies are the user's");
+        }
         assert!(!dir.join("0123456789abcdef.json.tmp").exists());
         assert_eq!(store.load("../0123456789abc"), None);
         assert!(store.save("../x", &serde_json::json!({})).is_err());
