@@ -255,7 +255,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             // Exit code 2, as for bad input (the message is the lab's).
             backgammon::run(command, &mut out)?.map_err(|e| CliError::Usage(e.to_string()))?
         }
-        Command::Serve(args) => serve::run(args)?,
+        Command::Serve(args) => serve::run(args, cli.player)?,
         Command::RetroQuality(a) => quality::run(a, seed, &mut out)?,
         Command::RetroCheck(a) => retro::check(a, seed, &mut out)?,
         Command::Tablegen {

@@ -1,5 +1,6 @@
 //! `grasshopper serve`: the board in the browser (crates/board-server).
 
+use super::daemon::PlayerChoice;
 use super::matches::EngineArgs;
 use super::CliError;
 use match_runner::EngineSpec;
@@ -40,6 +41,11 @@ pub struct ServeArgs {
     /// Engine searches one browser may have running at once.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=64))]
     searches_per_browser: u16,
+    /// Where games are kept, so that they survive idling and a restart of
+    /// the server and reopen from their link (default: grasshopper/board in
+    /// $XDG_STATE_HOME, else ~/.local/state; "none": in memory only).
+    #[arg(long, value_name = "DIR")]
+    data_dir: Option<std::path::PathBuf>,
     /// Answer GET /api/panic by panicking (for the tests only).
     #[arg(long, hide = true)]
     test_panic_route: bool,
@@ -58,6 +64,17 @@ fn engine_spec(tokens: &[String]) -> Result<EngineSpec, CliError> {
     spec.map_err(|e| CliError::Usage(format!("--engine: {e}")))
 }
 
+/// `$XDG_STATE_HOME/grasshopper/board`, else `~/.local/state/grasshopper/board`.
+fn default_data_dir() -> Option<std::path::PathBuf> {
+    let state = std::env::var_os("XDG_STATE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(std::path::PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".local/state"))
+        })?;
+    Some(state.join("grasshopper").join("board"))
+}
+
 fn seconds(value: f64, what: &str) -> Result<Duration, CliError> {
     Duration::try_from_secs_f64(value)
         .ok()
@@ -69,24 +86,39 @@ fn seconds(value: f64, what: &str) -> Result<Duration, CliError> {
         })
 }
 
-/// Serves the board until the process is ended.
-pub fn run(args: ServeArgs) -> Result<(), CliError> {
+/// Serves the board until the process is ended. `--player` chooses the
+/// default engine's player (this binary run with that `--player`).
+pub fn run(args: ServeArgs, player: PlayerChoice) -> Result<(), CliError> {
+    let baseline = (player != PlayerChoice::Engine).then(|| {
+        clap::ValueEnum::to_possible_value(&player)
+            .map(|v| v.get_name().to_string())
+            .unwrap_or_default()
+    });
     let mut engines = args
         .engines
         .0
         .iter()
         .map(|tokens| engine_spec(tokens))
         .collect::<Result<Vec<_>, _>>()?;
+    if let (Some(p), false) = (&baseline, engines.is_empty()) {
+        return Err(CliError::Usage(format!(
+            "--player {p} chooses the default engine's player: with --engine, \
+             give the player to that engine instead"
+        )));
+    }
     if engines.is_empty() {
         // This same binary, whose default mode is the protocol engine.
         let exe = std::env::current_exe()?;
-        engines.push(
-            EngineSpec::from_tokens(&[
-                format!("cmd={}", exe.display()),
-                "name=grasshopper".to_string(),
-            ])
-            .map_err(|e| CliError::Usage(e.to_string()))?,
-        );
+        let mut tokens = vec![format!("cmd={}", exe.display())];
+        match &baseline {
+            None => tokens.push("name=grasshopper".to_string()),
+            Some(p) => tokens.extend([
+                format!("name=grasshopper-{p}"),
+                "arg=--player".to_string(),
+                format!("arg={p}"),
+            ]),
+        }
+        engines.push(EngineSpec::from_tokens(&tokens).map_err(|e| CliError::Usage(e.to_string()))?);
     }
     let mut config = board_server::Config::new(engines);
     config.addr = SocketAddr::new(args.host, args.port);
@@ -97,6 +129,11 @@ pub fn run(args: ServeArgs) -> Result<(), CliError> {
     config.searches_per_owner = usize::from(args.searches_per_browser);
     config.allowed_hosts = args.allow_host;
     config.panic_route = args.test_panic_route;
+    config.data_dir = match args.data_dir {
+        Some(dir) if dir.as_os_str() == "none" => None,
+        Some(dir) => Some(dir),
+        None => default_data_dir(),
+    };
     let addr = config.addr;
     let server = board_server::Server::bind(config)
         .map_err(|e| CliError::Usage(format!("cannot listen on {addr}: {e}")))?;

@@ -124,7 +124,10 @@ fn moves_are_refereed_and_the_engine_answers_over_the_protocol() {
         assert!(Instant::now() < until, "the closed game's engine quits");
         std::thread::sleep(Duration::from_millis(20));
     }
-    assert_eq!(get(&s.addr, &format!("/api/games/{g2}")).status, 404);
+    // Closed, not lost: the game is kept on disk and its link opens it again.
+    let again = get(&s.addr, &format!("/api/games/{g2}"));
+    assert_eq!(again.status, 200, "{}", again.body);
+    assert_eq!(again.json()["moves"].as_array().unwrap().len(), 2);
 }
 
 #[test]
@@ -255,7 +258,8 @@ fn a_hanging_engine_is_killed_reported_and_restarted() {
 #[test]
 fn an_abandoned_game_is_closed_mid_search_and_its_engine_ends() {
     let mut args = naive(&["--delay", "1500"]);
-    args.extend(["--idle-timeout".to_string(), "0.4".to_string()]);
+    // In memory only: a game closed is gone.
+    args.extend(["--idle-timeout", "0.4", "--data-dir", "none"].map(String::from));
     let s = serve_with(args);
     let g = id(&new_game(&s, json!({ "checkers": 4 })));
     act(&s, &g, "move", json!({ "move": "bar/1" }));

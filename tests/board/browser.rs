@@ -12,19 +12,19 @@ use serde_json::json;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-const PATIENCE: Duration = Duration::from_secs(10);
+pub const PATIENCE: Duration = Duration::from_secs(10);
 
-fn screenshots() -> Option<PathBuf> {
+pub fn screenshots() -> Option<PathBuf> {
     std::env::var_os("BOARD_SCREENSHOTS").map(PathBuf::from)
 }
 
 /// The page's view of the game (the state it last drew).
-fn page_state(b: &Browser) -> serde_json::Value {
+pub fn page_state(b: &Browser) -> serde_json::Value {
     b.script("return ui.state;", json!([]))
 }
 
 /// Waits until it is a person's turn or the game is over; returns the state.
-fn settle(b: &Browser) -> serde_json::Value {
+pub fn settle(b: &Browser) -> serde_json::Value {
     b.wait("the engine's move", PATIENCE, || {
         let s = page_state(b);
         let idle = !s.is_null()
@@ -37,13 +37,27 @@ fn settle(b: &Browser) -> serde_json::Value {
 
 /// Runs `click`, waits for the page to hear back from the server, then for
 /// the engine's answer; returns the state.
-fn after(b: &Browser, click: impl FnOnce()) -> serde_json::Value {
+pub fn after(b: &Browser, click: impl FnOnce()) -> serde_json::Value {
     let before = page_state(b)["version"].clone();
     click();
     b.wait("the move to be played", PATIENCE, || {
         (page_state(b)["version"] != before).then_some(())
     });
     settle(b)
+}
+
+/// Plays one turn by clicks: Pass when it is the only move, else the first
+/// movable checker and (unless one tap played its only move) its first target.
+pub fn take_turn(b: &Browser) -> serde_json::Value {
+    if b.find("#pass:not([hidden])").is_some() {
+        return after(b, || b.click_css("#pass"));
+    }
+    after(b, || {
+        b.click_css(".hit.movable");
+        if b.find(".hit.target").is_some() {
+            b.click_css(".hit.target");
+        }
+    })
 }
 
 fn moves_in_list(b: &Browser) -> Vec<String> {
@@ -59,7 +73,7 @@ fn a_person_plays_a_whole_game_against_the_engine_by_clicks_also_on_a_phone() {
     let started = Instant::now();
     crate::webdriver::require_browser();
     let server = Served::start(&[]);
-    let b = Browser::start(1200, 860);
+    let b = Browser::start(1366, 768);
     eprintln!("browser up after {:?}", started.elapsed());
     b.goto(&format!(
         "{}?new=1&checkers=4&depth=1&mode=white",
@@ -124,12 +138,7 @@ fn a_person_plays_a_whole_game_against_the_engine_by_clicks_also_on_a_phone() {
         if !s["outcome"].is_null() {
             break s;
         }
-        s = if b.find("#pass:not([hidden])").is_some() {
-            after(&b, || b.click_css("#pass"))
-        } else {
-            b.click_css(".hit.movable");
-            after(&b, || b.click_css(".hit.target"))
-        };
+        s = take_turn(&b);
         clicks += 1;
         assert!(clicks < 60, "a 4-checker game has at most 36 actions");
     };

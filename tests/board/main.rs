@@ -5,11 +5,15 @@
 
 mod api;
 mod browser;
+mod defects;
+mod features;
 mod http;
 mod webdriver;
 
 use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The binary under test.
 pub const BIN: &str = env!("CARGO_BIN_EXE_grasshopper");
@@ -17,6 +21,8 @@ pub const BIN: &str = env!("CARGO_BIN_EXE_grasshopper");
 /// A running `grasshopper serve`, killed on drop.
 pub struct Served {
     child: Child,
+    /// Its data directory (removed on drop when the server made it).
+    dir: Option<PathBuf>,
     /// `127.0.0.1:PORT`.
     pub addr: String,
     /// `http://127.0.0.1:PORT/`.
@@ -24,8 +30,33 @@ pub struct Served {
 }
 
 impl Served {
-    /// Starts the server on a free port with extra arguments.
+    /// Starts the server on a free port with extra arguments, keeping its
+    /// games in a fresh temporary directory unless they name one.
     pub fn start(args: &[&str]) -> Served {
+        if args.contains(&"--data-dir") {
+            return Served::launch(args);
+        }
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "grasshopper-board-games-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::SeqCst)
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut served = Served::start_in(&dir, args);
+        served.dir = Some(dir);
+        served
+    }
+
+    /// Starts the server keeping its games in `dir` (left in place).
+    pub fn start_in(dir: &Path, args: &[&str]) -> Served {
+        let dir = dir.display().to_string();
+        let mut all = vec!["--data-dir", &dir];
+        all.extend_from_slice(args);
+        Served::launch(&all)
+    }
+
+    fn launch(args: &[&str]) -> Served {
         let mut child = Command::new(BIN)
             .args(["serve", "--port", "0"])
             .args(args)
@@ -47,7 +78,12 @@ impl Served {
             .trim_start_matches("http://")
             .trim_end_matches('/')
             .to_string();
-        Served { child, addr, url }
+        Served {
+            child,
+            dir: None,
+            addr,
+            url,
+        }
     }
 }
 
@@ -55,5 +91,8 @@ impl Drop for Served {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        if let Some(dir) = &self.dir {
+            let _ = std::fs::remove_dir_all(dir);
+        }
     }
 }

@@ -157,20 +157,20 @@ impl Browser {
         self.find_all(css).into_iter().next()
     }
 
-    pub fn click(&self, element: &str) {
-        self.ok(
-            "POST",
-            &format!("/element/{element}/click"),
-            Some(json!({})),
-        );
-    }
-
-    /// Clicks the first element matching `css`.
+    /// Clicks the first element matching `css`; found again if the page
+    /// drew it anew between finding and clicking (a stale element).
     pub fn click_css(&self, css: &str) {
-        let e = self
-            .find(css)
-            .unwrap_or_else(|| panic!("nothing matches {css}"));
-        self.click(&e);
+        for _ in 0..3 {
+            let e = self
+                .find(css)
+                .unwrap_or_else(|| panic!("nothing matches {css}"));
+            match self.call("POST", &format!("/element/{e}/click"), Some(json!({}))) {
+                Ok(_) => return,
+                Err(v) if v["error"] == json!("stale element reference") => continue,
+                Err(v) => panic!("WebDriver click on {css}: {v}"),
+            }
+        }
+        panic!("{css} kept being drawn anew");
     }
 
     pub fn text(&self, css: &str) -> String {
@@ -182,6 +182,62 @@ impl Browser {
                 .to_string(),
             None => String::new(),
         }
+    }
+
+    /// Types text into an element (WebDriver key codes: "\u{E007}" is Enter).
+    pub fn type_into(&self, css: &str, text: &str) {
+        let e = self
+            .find(css)
+            .unwrap_or_else(|| panic!("nothing matches {css}"));
+        self.ok(
+            "POST",
+            &format!("/element/{e}/value"),
+            Some(json!({ "text": text })),
+        );
+    }
+
+    /// Presses keys with the focus where it is.
+    pub fn keys(&self, text: &str) {
+        let actions: Vec<Value> = text
+            .chars()
+            .flat_map(|c| {
+                [
+                    json!({ "type": "keyDown", "value": c.to_string() }),
+                    json!({ "type": "keyUp", "value": c.to_string() }),
+                ]
+            })
+            .collect();
+        self.ok(
+            "POST",
+            "/actions",
+            Some(json!({ "actions": [{ "type": "key", "id": "keyboard", "actions": actions }] })),
+        );
+    }
+
+    /// Drags with the mouse from the middle of one element to another's.
+    pub fn drag(&self, from_css: &str, to_css: &str) {
+        let from = self
+            .find(from_css)
+            .unwrap_or_else(|| panic!("nothing matches {from_css}"));
+        let to = self
+            .find(to_css)
+            .unwrap_or_else(|| panic!("nothing matches {to_css}"));
+        let origin = |e: &str| json!({ ELEMENT: e });
+        let steps = json!([
+            { "type": "pointerMove", "origin": origin(&from), "x": 0, "y": 0 },
+            { "type": "pointerDown", "button": 0 },
+            { "type": "pointerMove", "origin": origin(&from), "x": 8, "y": 8, "duration": 50 },
+            { "type": "pointerMove", "origin": origin(&to), "x": 0, "y": 0, "duration": 100 },
+            { "type": "pointerUp", "button": 0 },
+        ]);
+        self.ok(
+            "POST",
+            "/actions",
+            Some(json!({ "actions": [{
+                "type": "pointer", "id": "mouse", "parameters": { "pointerType": "mouse" },
+                "actions": steps,
+            }] })),
+        );
     }
 
     /// Runs a script (the body of a function) and returns its value.

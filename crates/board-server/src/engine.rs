@@ -208,6 +208,8 @@ pub enum Ended {
         word: String,
         info: Option<Info>,
         note: String,
+        /// Why the move came late (the search was cut at its budget).
+        late: Option<String>,
     },
     /// Stopped from outside before the engine answered (answer discarded).
     Stopped,
@@ -258,10 +260,18 @@ pub fn search(
                 true => format!("{ms}ms"),
                 false => format!("{} {ms}ms", reply.info),
             };
+            let late = reply.late.then(|| {
+                format!(
+                    "the engine was stopped after {} s (\"{}\" took longer) and played its best move so far",
+                    job.budget.as_secs_f64(),
+                    job.go
+                )
+            });
             let ended = Ended::Move {
                 word: word.to_string(),
                 info: last,
                 note,
+                late,
             };
             (ended, Some(process))
         }

@@ -16,6 +16,7 @@ pub mod game;
 pub mod http;
 pub mod owner;
 pub mod session;
+pub mod store;
 
 use engine::Permits;
 use game::BoardGame;
@@ -24,14 +25,16 @@ use match_grasshopper::Grasshopper;
 use match_runner::EngineSpec;
 use owner::{HostCheck, Owner};
 use serde_json::{json, Value};
-use session::{ApiError, EngineContext, Session, Settings, Shared};
+use session::{plural, ApiError, EngineContext, Purpose, Saved, Session, Settings, Shared};
 use std::collections::hash_map::RandomState;
 use std::collections::HashMap;
 use std::hash::BuildHasher;
 use std::net::{SocketAddr, TcpListener};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+use store::Store;
 
 /// The page and its assets, compiled in.
 const INDEX_HTML: &str = include_str!("assets/index.html");
@@ -70,7 +73,15 @@ pub struct Config {
     /// in a request is answered 500 and the server goes on). Off unless a
     /// hidden command-line flag asks for it.
     pub panic_route: bool,
+    /// Where games are kept between requests, idle closes and restarts
+    /// (`None`: in memory only).
+    pub data_dir: Option<PathBuf>,
 }
+
+/// A game whose page has not asked about it for this long may be closed
+/// (it stays on disk) to make room for a new one when the server is full:
+/// an open page asks every few seconds.
+const EVICT_AFTER: Duration = Duration::from_secs(65);
 
 impl Config {
     /// The defaults with these engines.
@@ -87,6 +98,7 @@ impl Config {
             searches_per_owner: 2,
             allowed_hosts: Vec::new(),
             panic_route: false,
+            data_dir: None,
         }
     }
 }
@@ -97,6 +109,8 @@ trait Hosted: Send + Sync {
     fn act(&self, action: &str, body: &Value, ctx: &EngineContext) -> Result<Value, ApiError>;
     fn record(&self) -> Result<String, ApiError>;
     fn idle_for(&self) -> Duration;
+    /// The version of the game and what to keep on disk.
+    fn saved(&self) -> (u64, Value);
     /// A search runs or is still finishing.
     fn searching(&self) -> bool;
     fn close(&self);
@@ -122,9 +136,22 @@ impl<G: BoardGame> Hosted for Shared<G> {
                     .get("move")
                     .and_then(Value::as_str)
                     .ok_or_else(|| ApiError::new(400, "expected {\"move\": \"<move>\"}"))?;
-                self.lock().play(word)?;
+                let seen = body.get("version").and_then(Value::as_u64);
+                self.lock().play(word, seen)?;
             }
-            "go" => self.go(ctx)?,
+            "go" => self.go(ctx, Purpose::Play)?,
+            "hint" => self.go(ctx, Purpose::Hint)?,
+            "analyse" => {
+                let depth = body.get("depth").and_then(Value::as_u64).unwrap_or(4) as u32;
+                self.go(
+                    ctx,
+                    Purpose::Analyse {
+                        ply: number("ply")?,
+                        depth,
+                    },
+                )?
+            }
+            "resign" => self.lock().resign()?,
             "undo" => self.lock().undo(number("plies")?)?,
             "seek" => self.lock().seek(number("ply")?)?,
             "settings" => {
@@ -154,6 +181,12 @@ impl<G: BoardGame> Hosted for Shared<G> {
         self.lock().idle_for()
     }
 
+    fn saved(&self) -> (u64, Value) {
+        let (version, saved) = self.lock().saved();
+        let value = json!({ "game": G::NAME, "session": saved });
+        (version, value)
+    }
+
     fn searching(&self) -> bool {
         self.lock().searching()
     }
@@ -164,9 +197,12 @@ impl<G: BoardGame> Hosted for Shared<G> {
 }
 
 /// A game in the table and the browser that created it.
+#[derive(Clone)]
 struct Entry {
     owner: Owner,
     game: Arc<dyn Hosted>,
+    /// The version last written to disk.
+    saved: Arc<AtomicU64>,
 }
 
 /// The server's state: the games and what they share.
@@ -178,6 +214,7 @@ pub struct App {
     hosts: HostCheck,
     ids: RandomState,
     counter: AtomicU64,
+    store: Option<Store>,
 }
 
 impl App {
@@ -190,7 +227,18 @@ impl App {
             move_timeout: config.move_timeout,
         };
         let hosts = HostCheck::new(config.addr.ip(), &config.allowed_hosts);
+        let store = config
+            .data_dir
+            .as_deref()
+            .and_then(|dir| match Store::open(dir) {
+                Ok(s) => Some(s),
+                Err(e) => {
+                    log::warn!("games are not kept: cannot use {}: {e}", dir.display());
+                    None
+                }
+            });
         Arc::new(App {
+            store,
             hosts,
             engine_names: Arc::new(config.engines.iter().map(|e| e.name.clone()).collect()),
             config,
@@ -224,9 +272,14 @@ impl App {
         self.config.searches_per_owner.max(1)
     }
 
-    /// The game `id`, if `owner` created it.
+    /// The game `id`, if `owner` created it; a game kept on disk is opened again.
     fn game(&self, id: &str, owner: &Owner) -> Result<Arc<dyn Hosted>, ApiError> {
-        let games = self.games();
+        let mut games = self.games();
+        if !games.contains_key(id) {
+            if let Some(entry) = self.reopen(id, owner, &mut games)? {
+                games.insert(id.to_string(), entry);
+            }
+        }
         let entry = games.get(id).ok_or_else(|| {
             ApiError::new(
                 404,
@@ -242,11 +295,123 @@ impl App {
         Ok(Arc::clone(&entry.game))
     }
 
+    /// A game kept on disk, set up again for its owner (room made if need be).
+    fn reopen(
+        &self,
+        id: &str,
+        owner: &Owner,
+        games: &mut HashMap<String, Entry>,
+    ) -> Result<Option<Entry>, ApiError> {
+        let Some(value) = self.store.as_ref().and_then(|s| s.load(id)) else {
+            return Ok(None);
+        };
+        let saved_owner = value["owner"].as_str().and_then(Owner::parse);
+        if saved_owner.as_ref() != Some(owner) {
+            return Err(ApiError::new(
+                403,
+                "this game belongs to another browser: start a new one",
+            ));
+        }
+        let saved: Saved = serde_json::from_value(value["session"].clone())
+            .map_err(|e| ApiError::new(500, format!("the saved game {id}: {e}")))?;
+        let game: Arc<dyn Hosted> = match value["game"].as_str() {
+            Some("grasshopper") => Arc::new(Shared::new(Session::<Grasshopper>::restore(
+                id.to_string(),
+                saved,
+                Arc::clone(&self.engine_names),
+            )?)),
+            other => {
+                return Err(ApiError::new(
+                    500,
+                    format!("the saved game {id} is of an unknown kind {other:?}"),
+                ))
+            }
+        };
+        self.make_room(games, owner)?;
+        log::info!("game {id} opened again from disk");
+        let version = game.saved().0;
+        Ok(Some(Entry {
+            owner: owner.clone(),
+            game,
+            saved: Arc::new(AtomicU64::new(version)),
+        }))
+    }
+
+    /// Refuses a new game past the limits; when only the server's limit is
+    /// reached and games are kept on disk, closes the game whose page has
+    /// been silent longest (it is saved and reopens from its link).
+    fn make_room(&self, games: &mut HashMap<String, Entry>, owner: &Owner) -> Result<(), ApiError> {
+        let mine = games.values().filter(|e| e.owner == *owner).count();
+        if mine >= self.games_per_owner() {
+            return Err(ApiError::new(
+                429,
+                format!(
+                    "{} of this browser are open, the most one browser may have: \
+                     close one (a game left alone is closed {} s after its last request)",
+                    plural(mine, "game"),
+                    self.config.idle_timeout.as_secs()
+                ),
+            ));
+        }
+        if games.len() < self.config.max_games {
+            return Ok(());
+        }
+        let idlest = games
+            .iter()
+            .map(|(id, e)| (e.game.idle_for(), id.clone()))
+            .filter(|(idle, _)| *idle > EVICT_AFTER.min(self.config.idle_timeout))
+            .max();
+        match (idlest, &self.store) {
+            (Some((idle, id)), Some(_)) => {
+                let entry = games.remove(&id).expect("listed");
+                log::info!("closing game {id} to make room: silent for {idle:?}");
+                self.persist(&id, &entry);
+                entry.game.close();
+                Ok(())
+            }
+            _ => Err(ApiError::new(
+                503,
+                format!(
+                    "{} open, the most this server allows: close one, or wait \
+                     until an abandoned one is closed ({} s after its last request)",
+                    match games.len() {
+                        1 => "1 game is".to_string(),
+                        n => format!("{n} games are"),
+                    },
+                    self.config.idle_timeout.as_secs()
+                ),
+            )),
+        }
+    }
+
+    /// Writes a game to disk if it changed since it was last written.
+    fn persist(&self, id: &str, entry: &Entry) {
+        let Some(store) = &self.store else { return };
+        let (version, session) = entry.game.saved();
+        if entry.saved.swap(version, Ordering::SeqCst) == version {
+            return;
+        }
+        let mut value = session;
+        value["owner"] = json!(entry.owner.as_str());
+        if let Err(e) = store.save(id, &value) {
+            log::warn!("cannot save game {id}: {e}");
+        }
+    }
+
+    /// Writes the game `id` to disk if it changed.
+    fn persist_id(&self, id: &str) {
+        // Written outside the table's lock.
+        let entry = self.games().get(id).cloned();
+        if let Some(entry) = entry {
+            self.persist(id, &entry);
+        }
+    }
+
     /// Runs an action on a game of `owner`; a search only while the owner
     /// has fewer than its share running.
     fn act(&self, id: &str, owner: &Owner, action: &str, body: &Value) -> Result<Value, ApiError> {
         let game = self.game(id, owner)?;
-        if action != "go" {
+        if !matches!(action, "go" | "hint" | "analyse") {
             return game.act(action, body, &self.ctx);
         }
         // The count and the start under one lock: two requests at once
@@ -296,36 +461,15 @@ impl App {
             }
         };
         let mut games = self.games();
-        let mine = games.values().filter(|e| e.owner == *owner).count();
-        if mine >= self.games_per_owner() {
-            return Err(ApiError::new(
-                429,
-                format!(
-                    "{mine} games of this browser are open, the most one browser may have: \
-                     close one (a game left alone is closed {} s after its last request)",
-                    self.config.idle_timeout.as_secs()
-                ),
-            ));
-        }
-        if games.len() >= self.config.max_games {
-            return Err(ApiError::new(
-                503,
-                format!(
-                    "{} games are open, the most this server allows: close one, or wait \
-                     until an abandoned one is closed ({} s after its last request)",
-                    games.len(),
-                    self.config.idle_timeout.as_secs()
-                ),
-            ));
-        }
+        self.make_room(&mut games, owner)?;
         let state = hosted.state();
-        games.insert(
-            id,
-            Entry {
-                owner: owner.clone(),
-                game: hosted,
-            },
-        );
+        let entry = Entry {
+            owner: owner.clone(),
+            game: hosted,
+            saved: Arc::new(AtomicU64::new(0)),
+        };
+        self.persist(&id, &entry);
+        games.insert(id, entry);
         Ok(state)
     }
 
@@ -335,6 +479,7 @@ impl App {
             .games()
             .remove(id)
             .ok_or_else(|| ApiError::new(404, "no such game"))?;
+        self.persist(id, &entry);
         entry.game.close();
         Ok(())
     }
@@ -349,7 +494,9 @@ impl App {
             .collect();
         for (id, game) in &idle {
             log::info!("closing game {id}: idle for {:?}", game.idle_for());
-            self.games().remove(id);
+            if let Some(entry) = self.games().remove(id) {
+                self.persist(id, &entry);
+            }
             game.close();
         }
         idle.len()
@@ -375,6 +522,7 @@ impl App {
             "searches_per_owner": self.searches_per_owner(),
             "engines_running": self.engines_running(),
             "idle_timeout_s": self.config.idle_timeout.as_secs_f64(),
+            "keeps_games": self.store.is_some(),
         })
     }
 
@@ -473,7 +621,11 @@ impl App {
                 panic!("GET /api/panic (the server was started with the panic route)")
             }
             ("POST", ["games"]) => Ok(Response::json(201, &self.create(&body()?, owner)?)),
-            ("GET", ["games", id]) => ok(self.game(id, owner)?.state()),
+            ("GET", ["games", id]) => {
+                let state = self.game(id, owner)?.state();
+                self.persist_id(id);
+                ok(state)
+            }
             ("DELETE", ["games", id]) => {
                 self.close(id, owner)?;
                 Ok(Response::new(204, "text/plain", ""))
@@ -487,7 +639,15 @@ impl App {
                     ),
                 )
             }
-            ("POST", ["games", id, action]) => ok(self.act(id, owner, action, &body()?)?),
+            ("POST", ["games", id, action]) => {
+                let state = self.act(id, owner, action, &body()?);
+                self.persist_id(id);
+                ok(state?)
+            }
+            (_, ["info"] | ["games"] | ["games", _] | ["games", _, _]) => Err(ApiError::new(
+                405,
+                format!("{method} is not allowed on {}", r.path),
+            )),
             _ => Err(ApiError::new(404, format!("no API {method} {}", r.path))),
         }
     }

@@ -33,15 +33,29 @@ impl Owner {
             .split(';')
             .filter_map(|pair| pair.trim().split_once('='))
             .find(|(name, _)| *name == COOKIE)
-            .map(|(_, value)| value.trim())
-            .filter(|v| v.len() == 32 && v.bytes().all(|b| b.is_ascii_hexdigit()))
-            .map(|v| Owner(v.to_ascii_lowercase()))
+            .and_then(|(_, value)| Owner::parse(value.trim()))
+    }
+
+    /// An owner from its text (as a saved game keeps it): 32 hex digits.
+    pub fn parse(text: &str) -> Option<Owner> {
+        (text.len() == 32 && text.bytes().all(|b| b.is_ascii_hexdigit()))
+            .then(|| Owner(text.to_ascii_lowercase()))
+    }
+
+    /// The owner's text, for a saved game.
+    pub fn as_str(&self) -> &str {
+        &self.0
     }
 
     /// The `Set-Cookie` value: never readable by scripts, never sent with
-    /// a request another site starts, gone when the browser closes.
+    /// a request another site starts; kept for a year, so a saved game's
+    /// link still opens it after the browser was closed.
     pub fn cookie(&self) -> String {
-        format!("{COOKIE}={}; HttpOnly; SameSite=Strict; Path=/", self.0)
+        format!(
+            "{COOKIE}={}; HttpOnly; SameSite=Strict; Path=/; Max-Age={}",
+            self.0,
+            365 * 86_400
+        )
     }
 }
 

@@ -6,12 +6,17 @@
 use crate::engine::{self, Ended, Info, Job, Permits, Process};
 use crate::game::{side_word, BoardGame};
 use match_runner::records::today;
-use match_runner::{EngineSpec, GameRecord, GameResult, Termination, TimeControl};
+use match_runner::{EngineSpec, GameRecord, GameResult, Side, Termination, TimeControl};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
+
+/// The pass move's word.
+const PASS: &str = "pass";
+/// The note of a pass played for a side that had no other move.
+pub const FORCED: &str = "forced pass";
 
 /// An error for the page: an HTTP status and a message in words.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -86,7 +91,7 @@ pub struct EngineContext {
 }
 
 /// What a loaded record said about its game.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 struct Loaded {
     white: String,
     black: String,
@@ -97,12 +102,47 @@ struct Loaded {
     detail: Option<String>,
 }
 
+/// A game as it is kept on disk (see [`crate::store`]): enough to set it
+/// up again, every move refereed anew.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Saved {
+    start: String,
+    moves: Vec<String>,
+    notes: Vec<String>,
+    cursor: usize,
+    seats: [Seat; 2],
+    limit: Limit,
+    engine: usize,
+    loaded: Option<Loaded>,
+    diverged: bool,
+    /// "white" or "black": the side that resigned.
+    #[serde(default)]
+    resigned: Option<String>,
+    /// The version the game had: a page that saw it can go on playing.
+    #[serde(default)]
+    version: u64,
+}
+
 /// A search lent the process to a thread.
 struct Running {
     id: u64,
     stop: Arc<AtomicBool>,
     /// The ply the search is for.
     ply: usize,
+    /// What the search is for.
+    purpose: Purpose,
+}
+
+/// What a search is for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    /// The engine's move, played.
+    Play,
+    /// A hint for the person to move: shown, not played.
+    Hint,
+    /// The value of the position after `ply` moves, for the analysis of
+    /// the game, searched to `depth`.
+    Analyse { ply: usize, depth: u32 },
 }
 
 /// One game.
@@ -129,6 +169,14 @@ pub struct Session<G: BoardGame> {
     /// The engine's latest report and the ply it is about.
     info: Option<(usize, Info)>,
     error: Option<String>,
+    /// Something to tell about the engine's last move (a search cut short).
+    warning: Option<String>,
+    /// The side that resigned at the end of the moves.
+    resigned: Option<Side>,
+    /// The engine's suggestion for a person, and the ply it is for.
+    hint: Option<(usize, String)>,
+    /// The analysis: the engine's best move and its score, by ply.
+    analysis: std::collections::BTreeMap<usize, (String, Info)>,
     restarts: u32,
     loaded: Option<Loaded>,
     /// A move was made or taken back since the record was loaded.
@@ -238,6 +286,10 @@ impl<G: BoardGame> Session<G> {
             next_search: 1,
             info: None,
             error: None,
+            warning: None,
+            resigned: None,
+            hint: None,
+            analysis: Default::default(),
             restarts: 0,
             loaded,
             diverged: false,
@@ -246,6 +298,9 @@ impl<G: BoardGame> Session<G> {
             closed: false,
         };
         session.apply(s)?;
+        if session.loaded.is_none() {
+            session.pass_if_forced();
+        }
         if session.loaded.is_some() {
             // A record is for watching: nobody moves until a person takes a side.
             session.seats = [
@@ -253,6 +308,67 @@ impl<G: BoardGame> Session<G> {
                 s.black.unwrap_or(Seat::Human),
             ];
         }
+        Ok(session)
+    }
+
+    /// What to keep on disk, and the version it describes.
+    pub fn saved(&self) -> (u64, Saved) {
+        let saved = Saved {
+            start: self.positions[0].to_string(),
+            moves: self.moves.iter().map(|m| m.to_string()).collect(),
+            notes: self.notes.clone(),
+            cursor: self.cursor,
+            seats: self.seats,
+            limit: self.limit,
+            engine: self.engine,
+            loaded: self.loaded.clone(),
+            diverged: self.diverged,
+            resigned: self.resigned.map(|s| side_word(s).to_string()),
+            version: self.version,
+        };
+        (self.version, saved)
+    }
+
+    /// A saved game set up again (its moves refereed anew).
+    pub fn restore(
+        id: String,
+        saved: Saved,
+        engine_names: Arc<Vec<String>>,
+    ) -> Result<Session<G>, ApiError> {
+        let bad = |what: String| ApiError::new(500, format!("the saved game {id}: {what}"));
+        let mut session = Session::<G>::new(
+            id.clone(),
+            &Settings {
+                fen: Some(saved.start.clone()),
+                ..Default::default()
+            },
+            Arc::clone(&engine_names),
+        )
+        .map_err(|e| bad(e.message))?;
+        // `new` may have played a forced pass: the saved moves say what was played.
+        session.truncate(0);
+        session.cursor = 0;
+        for word in &saved.moves {
+            let m: G::Move = word.parse().map_err(|e| bad(format!("{word}: {e}")))?;
+            session
+                .push(m, String::new())
+                .map_err(|e| bad(format!("{word}: {e}")))?;
+        }
+        if saved.notes.len() == saved.moves.len() {
+            session.notes = saved.notes;
+        }
+        session.cursor = saved.cursor.min(session.moves.len());
+        session.seats = saved.seats;
+        session.limit = saved.limit.check().unwrap_or(session.limit);
+        session.engine = saved.engine.min(engine_names.len().saturating_sub(1));
+        session.loaded = saved.loaded;
+        session.diverged = saved.diverged;
+        session.version = session.version.max(saved.version);
+        session.resigned = match saved.resigned.as_deref() {
+            Some("white") => Some(Side::White),
+            Some("black") => Some(Side::Black),
+            _ => None,
+        };
         Ok(session)
     }
 
@@ -267,7 +383,8 @@ impl<G: BoardGame> Session<G> {
                 return Err(ApiError::new(
                     400,
                     format!(
-                        "engine {e}: there are {engines} engines (0 to {})",
+                        "engine {e}: the server has {} (0 to {})",
+                        plural(engines, "engine"),
                         engines - 1
                     ),
                 ));
@@ -313,22 +430,84 @@ impl<G: BoardGame> Session<G> {
         &self.positions[self.cursor]
     }
 
+    /// How the game shown has ended: by the rules, or by a resignation at
+    /// the end of the moves.
+    fn outcome(&self) -> Option<(GameResult, String)> {
+        if let Some(r) = G::outcome(self.here()) {
+            return Some(r);
+        }
+        let side = self.resigned.filter(|_| self.cursor == self.moves.len())?;
+        let word = |s: Side| {
+            let w = side_word(s);
+            w[..1].to_uppercase() + &w[1..]
+        };
+        Some((
+            GameResult::win_for(side.opposite()),
+            format!("{} resigns: {} wins", word(side), word(side.opposite())),
+        ))
+    }
+
+    /// The side to move gives the game up (only at the end of the moves).
+    pub fn resign(&mut self) -> Result<(), ApiError> {
+        if let Some((_, why)) = self.outcome() {
+            return Err(ApiError::new(409, format!("the game is over: {why}")));
+        }
+        if self.cursor != self.moves.len() {
+            return Err(ApiError::new(
+                409,
+                "resign at the end of the game, not while looking at an earlier move",
+            ));
+        }
+        self.stop_search();
+        self.resigned = Some(G::to_move(self.here()));
+        self.changed();
+        Ok(())
+    }
+
     /// Plays a person's move at the cursor (dropping any moves after it).
-    pub fn play(&mut self, word: &str) -> Result<(), ApiError> {
+    /// With `seen`, the version of the game the page showed: a page that
+    /// missed a change (another tab moved) is refused, not obeyed.
+    pub fn play(&mut self, word: &str, seen: Option<u64>) -> Result<(), ApiError> {
         if self.running.is_some() {
             return Err(ApiError::new(409, "the engine is thinking"));
+        }
+        if let Some((_, why)) = self.outcome() {
+            return Err(ApiError::new(409, format!("the game is over: {why}")));
+        }
+        if seen.is_some_and(|v| v != self.version) {
+            return Err(ApiError::new(
+                409,
+                "the game changed since this page last saw it (in another tab?): \
+                 here it is now; play again",
+            ));
         }
         let m: G::Move = word
             .trim()
             .parse()
             .map_err(|e| ApiError::new(422, format!("{e}")))?;
         self.push(m, String::new())
-            .map_err(|why| ApiError::new(422, why.to_string()))
+            .map_err(|why| ApiError::new(422, why.to_string()))?;
+        self.pass_if_forced();
+        Ok(())
+    }
+
+    /// Plays the pass for whoever must pass (their only legal move), so
+    /// nobody clicks Pass and no engine is asked; the note says it was forced.
+    fn pass_if_forced(&mut self) {
+        while self.cursor == self.moves.len() && G::outcome(self.here()).is_none() {
+            let legal = G::legal_moves(self.here());
+            // The rules list a lone pass when the side to move has no action.
+            let [only] = legal.as_slice() else { return };
+            if only.to_string() != PASS || self.push(*only, FORCED.to_string()).is_err() {
+                return;
+            }
+        }
     }
 
     fn push(&mut self, m: G::Move, note: String) -> Result<(), G::IllegalMove> {
         let next = G::play_checked(self.here(), m)?;
         self.truncate(self.cursor);
+        self.resigned = None;
         self.positions.push(next);
         self.moves.push(m);
         self.notes.push(note);
@@ -340,6 +519,7 @@ impl<G: BoardGame> Session<G> {
 
     fn truncate(&mut self, plies: usize) {
         if plies < self.moves.len() {
+            self.analysis.retain(|ply, _| *ply <= plies);
             self.moves.truncate(plies);
             self.notes.truncate(plies);
             self.positions.truncate(plies + 1);
@@ -351,6 +531,7 @@ impl<G: BoardGame> Session<G> {
     pub fn undo(&mut self, plies: usize) -> Result<(), ApiError> {
         self.stop_search();
         let to = self.cursor.saturating_sub(plies);
+        self.resigned = None;
         self.truncate(to);
         self.cursor = to;
         self.error = None;
@@ -363,7 +544,10 @@ impl<G: BoardGame> Session<G> {
         if ply > self.moves.len() {
             return Err(ApiError::new(
                 400,
-                format!("ply {ply}: the game has {} moves", self.moves.len()),
+                format!(
+                    "ply {ply}: the game has {}",
+                    plural(self.moves.len(), "move")
+                ),
             ));
         }
         self.stop_search();
@@ -384,7 +568,23 @@ impl<G: BoardGame> Session<G> {
     fn begin_search(
         &mut self,
         ctx: &EngineContext,
+        purpose: Purpose,
     ) -> Result<(u64, Job, Option<Process>, EngineSpec), ApiError> {
+        let (ply, limit) = match purpose {
+            Purpose::Analyse { ply, depth } => {
+                if ply > self.moves.len() {
+                    return Err(ApiError::new(
+                        400,
+                        format!(
+                            "ply {ply}: the game has {}",
+                            plural(self.moves.len(), "move")
+                        ),
+                    ));
+                }
+                (ply, Limit::Depth(depth).check()?)
+            }
+            _ => (self.cursor, self.limit),
+        };
         if self.running.is_some() {
             return Err(ApiError::new(409, "the engine is already thinking"));
         }
@@ -394,29 +594,30 @@ impl<G: BoardGame> Session<G> {
                 "the engine is still finishing a stopped search; try again in a moment",
             ));
         }
-        if let Some((_, why)) = G::outcome(self.here()) {
+        let over = match purpose {
+            Purpose::Analyse { .. } => G::outcome(&self.positions[ply]),
+            _ => self.outcome(),
+        };
+        if let Some((_, why)) = over {
             return Err(ApiError::new(409, format!("the game is over: {why}")));
         }
         let spec = ctx.engines[self.engine].clone();
         let id = self.next_search;
         self.next_search += 1;
         let stop = Arc::new(AtomicBool::new(false));
-        let budget = match self.limit {
+        let budget = match limit {
             Limit::Depth(_) => ctx.move_timeout,
             Limit::Movetime(t) => Duration::from_millis(t) + Duration::from_secs(2),
         };
-        let go = match self.limit {
+        let go = match limit {
             Limit::Depth(d) => format!("go depth {d}"),
             Limit::Movetime(t) => format!("go movetime {t}"),
         };
         let job = Job {
-            setup: vec![G::position_command(
-                &self.positions[0],
-                &self.moves[..self.cursor],
-            )],
+            setup: vec![G::position_command(&self.positions[0], &self.moves[..ply])],
             go,
             new_game: spec.proto.new_game(),
-            mover: G::to_move(self.here()),
+            mover: G::to_move(&self.positions[ply]),
             budget,
             timeout: ctx.timeout,
             stop: Arc::clone(&stop),
@@ -424,12 +625,19 @@ impl<G: BoardGame> Session<G> {
         self.running = Some(Running {
             id,
             stop,
-            ply: self.cursor,
+            ply,
+            purpose,
         });
+        if purpose == Purpose::Hint {
+            self.hint = None;
+        }
         self.lent = true;
         self.lent_for = self.engine;
-        self.info = None;
+        if !matches!(purpose, Purpose::Analyse { .. }) {
+            self.info = None;
+        }
         self.error = None;
+        self.warning = None;
         self.changed();
         Ok((id, job, self.process.take(), spec))
     }
@@ -452,7 +660,7 @@ impl<G: BoardGame> Session<G> {
         if !current {
             return;
         }
-        self.running = None;
+        let purpose = self.running.take().map_or(Purpose::Play, |r| r.purpose);
         match ended {
             Ended::Stopped => {}
             Ended::Failed(why) => {
@@ -463,9 +671,25 @@ impl<G: BoardGame> Session<G> {
                     why
                 });
             }
-            Ended::Move { word, info, note } => {
+            Ended::Move {
+                word,
+                info,
+                note,
+                late,
+            } => {
+                self.warning = late;
+                if let Purpose::Analyse { ply, .. } = purpose {
+                    self.analysis.insert(ply, (word, info.unwrap_or_default()));
+                    self.changed();
+                    return;
+                }
                 if let Some(i) = info {
                     self.info = Some((self.cursor, i));
+                }
+                if purpose == Purpose::Hint {
+                    self.hint = Some((self.cursor, word));
+                    self.changed();
+                    return;
                 }
                 match word.parse::<G::Move>() {
                     Err(e) => self.error = Some(format!("the engine sent bestmove {word}: {e}")),
@@ -474,6 +698,7 @@ impl<G: BoardGame> Session<G> {
                             self.error =
                                 Some(format!("the engine played the illegal move {m}: {why}"));
                         }
+                        self.pass_if_forced();
                     }
                 }
             }
@@ -493,8 +718,14 @@ impl<G: BoardGame> Session<G> {
     /// The game's record, once the rules have ended it (or as loaded).
     pub fn record(&self) -> Result<String, ApiError> {
         let moves = &self.moves[..self.cursor];
-        let (result, termination, detail) = match G::outcome(self.here()) {
-            Some((r, _)) => (r, Termination::Normal, None),
+        let (result, termination, detail) = match self.outcome() {
+            // A resignation has no termination word of its own in the
+            // records' format: a normal end, the detail says who resigned.
+            Some((r, why)) => (
+                r,
+                Termination::Normal,
+                G::outcome(self.here()).is_none().then_some(why),
+            ),
             None => match &self.loaded {
                 Some(l) if !self.diverged && self.cursor == self.moves.len() => (
                     l.result
@@ -562,7 +793,7 @@ impl<G: BoardGame> Session<G> {
     pub fn state(&self) -> Value {
         let here = self.here();
         let legal: Vec<String> = G::legal_moves(here).iter().map(|m| m.to_string()).collect();
-        let outcome = G::outcome(here).map(|(r, text)| {
+        let outcome = self.outcome().map(|(r, text)| {
             json!({ "result": r.to_string(), "text": text, "winner": match r {
                 GameResult::WhiteWins => json!("white"),
                 GameResult::BlackWins => json!("black"),
@@ -599,8 +830,16 @@ impl<G: BoardGame> Session<G> {
                 "busy": self.lent,
                 "info": info,
                 "error": self.error,
+                "warning": self.warning,
                 "restarts": self.restarts,
             },
+            "hint": self.hint.as_ref().filter(|(ply, _)| *ply == self.cursor).map(|(_, m)| m),
+            "analysis": self.analysis.iter().filter(|(ply, _)| **ply <= self.moves.len())
+                .map(|(ply, (best, info))| json!({
+                    "ply": ply, "best": best, "score_kind": info.score_kind,
+                    "score_white": info.score_white, "depth": info.depth,
+                }))
+                .collect::<Vec<_>>(),
             "loaded": self.loaded,
             "diverged": self.diverged,
             "record_ready": self.record().is_ok(),
@@ -625,8 +864,15 @@ impl<G: BoardGame> Shared<G> {
     }
 
     /// Starts the engine's search for the side to move, on its own thread.
-    pub fn go(&self, ctx: &EngineContext) -> Result<(), ApiError> {
-        let (id, job, process, spec) = self.lock().begin_search(ctx)?;
+    /// A hint is for a person to move; an analysis for any ply.
+    pub fn go(&self, ctx: &EngineContext, purpose: Purpose) -> Result<(), ApiError> {
+        let (id, job, process, spec) = {
+            let mut s = self.lock();
+            if purpose == Purpose::Hint && s.seats[G::to_move(s.here()).index()] != Seat::Human {
+                return Err(ApiError::new(409, "a hint is for a person to move"));
+            }
+            s.begin_search(ctx, purpose)?
+        };
         let inner = Arc::clone(&self.inner);
         let ctx = ctx.clone();
         std::thread::Builder::new()
@@ -643,6 +889,14 @@ impl<G: BoardGame> Shared<G> {
                 ApiError::new(503, "cannot start a search thread")
             })?;
         Ok(())
+    }
+}
+
+/// `1 move`, `2 moves`.
+pub fn plural(n: usize, word: &str) -> String {
+    match n {
+        1 => format!("1 {word}"),
+        _ => format!("{n} {word}s"),
     }
 }
 
@@ -706,21 +960,53 @@ mod tests {
             ..Default::default()
         })
         .unwrap();
-        g.play("bar/1").unwrap();
-        let e = g.play("bar/1").unwrap_err();
+        g.play("bar/1", None).unwrap();
+        let e = g.play("bar/1", None).unwrap_err();
         assert_eq!((e.status, e.message.as_str()), (422, "point 1 is occupied"));
-        assert_eq!(g.play("nonsense").unwrap_err().status, 422);
-        g.play("bar/2").unwrap();
+        assert_eq!(g.play("nonsense", None).unwrap_err().status, 422);
+        g.play("bar/2", None).unwrap();
         g.seek(1).unwrap();
         assert_eq!(g.state()["fen"], "w...../....../....../...... b 1 2 0-0 -");
         assert_eq!(g.state()["moves"].as_array().unwrap().len(), 2);
         // A move from an earlier ply replaces the moves after it.
-        g.play("bar/3").unwrap();
+        g.play("bar/3", None).unwrap();
         assert_eq!(g.state()["moves"], serde_json::json!(["bar/1", "bar/3"]));
         g.undo(2).unwrap();
         assert_eq!(g.state()["cursor"], 0);
         assert_eq!(g.seek(1).unwrap_err().status, 400);
         assert_eq!(g.record().unwrap_err().status, 409);
+    }
+
+    #[test]
+    fn a_saved_game_comes_back_with_its_moves_cursor_and_seats_and_forced_passes_are_played() {
+        // White enters on 3; Black, walled in, can only pass: played for it.
+        let mut g = game(Settings {
+            fen: Some("....../....../....../ww.bb. w 2 0 0-1 b1".into()),
+            limit: Some(Limit::Depth(3)),
+            ..Default::default()
+        })
+        .unwrap();
+        g.play("bar/3", None).unwrap();
+        let state = g.state();
+        assert_eq!(state["moves"], serde_json::json!(["bar/3", "pass"]));
+        assert_eq!(state["notes"][1], FORCED);
+        g.seek(1).unwrap();
+        // A page that saw an older version is refused.
+        assert_eq!(g.play("bar/1", Some(1)).unwrap_err().status, 409);
+        let (_, saved) = g.saved();
+        let text = serde_json::to_string(&saved).unwrap();
+        let back: Session<Grasshopper> = Session::restore(
+            "t".into(),
+            serde_json::from_str(&text).unwrap(),
+            Arc::new(vec!["engine".to_string()]),
+        )
+        .unwrap();
+        let (a, b) = (g.state(), back.state());
+        for key in [
+            "moves", "notes", "cursor", "seats", "limit", "start", "fen", "version",
+        ] {
+            assert_eq!(a[key], b[key], "{key}");
+        }
     }
 
     #[test]
@@ -774,7 +1060,7 @@ mod tests {
             ..Default::default()
         })
         .unwrap();
-        g.play("19/off").unwrap();
+        g.play("19/off", None).unwrap();
         let state = g.state();
         assert_eq!(state["outcome"]["result"], "1-0");
         assert_eq!(
