@@ -1,0 +1,73 @@
+//! `backgammon rollout` (and `backgammon rollout-check`): their arguments,
+//! read into the backgammon lab's settings and run there.
+
+use super::backgammon::BackgammonError;
+use backgammon_engine::rollout::Settings;
+use backgammon_lab::rollout::{self, RolloutRequest};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// `backgammon rollout`.
+#[derive(clap::Args, Debug)]
+pub struct RolloutArgs {
+    /// GNU Backgammon's PositionID[:MatchID], or an XGID.
+    #[arg(long)]
+    pub position: String,
+    /// Roll out each legal move of these dice, e.g. 52 (default: the dice
+    /// rolled in the position's Match ID or XGID, else the position before
+    /// the roll).
+    #[arg(long, default_value = "")]
+    pub dice: String,
+    /// Games played out per candidate.
+    #[arg(long, default_value_t = 1296)]
+    pub trials: u32,
+    /// Checker play in the trials, root-inclusive plies (1 = the net's
+    /// evaluation of each move, GNU Backgammon's 0-ply).
+    #[arg(long, default_value_t = 1)]
+    pub ply: u8,
+    /// Stop each trial after this many rolls and take the evaluation.
+    #[arg(long)]
+    pub truncate: Option<u32>,
+    /// Seed of the dice.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Threads (the result does not depend on them).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Save the sums here as the rollout goes, and resume from them.
+    #[arg(long)]
+    pub checkpoint: Option<PathBuf>,
+    /// No luck adjustment (variance reduction).
+    #[arg(long)]
+    pub no_variance_reduction: bool,
+    /// Plain random dice instead of stratified first rolls.
+    #[arg(long)]
+    pub no_stratified: bool,
+    /// Play bear-offs out instead of reading them from the database.
+    #[arg(long)]
+    pub no_bearoff: bool,
+}
+
+/// Runs `backgammon rollout`: progress on stderr, the table on `out`.
+pub fn run(a: RolloutArgs, out: &mut impl Write) -> Result<(), BackgammonError> {
+    let req = RolloutRequest {
+        position: a.position,
+        dice: a.dice,
+        settings: Settings {
+            trials: a.trials,
+            ply: a.ply,
+            truncate: a.truncate,
+            seed: a.seed,
+            threads: a.threads.max(1),
+            variance_reduction: !a.no_variance_reduction,
+            stratified: !a.no_stratified,
+            bearoff: !a.no_bearoff,
+        },
+        checkpoint: a.checkpoint,
+    };
+    let lines = rollout::run(&req, |l| eprintln!("{l}"))?;
+    for l in lines {
+        let _ = writeln!(out, "{l}");
+    }
+    Ok(())
+}
