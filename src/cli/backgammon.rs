@@ -39,6 +39,9 @@ pub enum BackgammonCommand {
     /// Roll out a position, or each move of a roll: cubeless and cubeful
     /// equities with standard errors (progress on stderr; resumable).
     Rollout(super::bgrollout::RolloutArgs),
+    /// Our rollouts beside GNU Backgammon's on self-play positions of each
+    /// class: mean absolute difference, bias, disagreements, speed.
+    RolloutCheck(super::bgrollout::CheckArgs),
 }
 
 /// Why a `backgammon` subcommand failed: the lab's error of each command,
@@ -61,6 +64,8 @@ pub enum BackgammonError {
     Errors(#[from] backgammon_lab::errors::ErrorsError),
     #[error(transparent)]
     Rollout(#[from] backgammon_lab::rollout::RolloutReportError),
+    #[error(transparent)]
+    RolloutCheck(#[from] backgammon_lab::rollout_check::CheckError),
 }
 
 /// Runs a `backgammon` subcommand; `Err` carries the message for stderr.
@@ -75,6 +80,7 @@ pub fn run(
         BackgammonCommand::Refine(a) => return Ok(super::bgnet::refine(a, out)),
         BackgammonCommand::Errors(a) => return Ok(super::bgerrors::run(a, out)),
         BackgammonCommand::Rollout(a) => return Ok(super::bgrollout::run(a, out)),
+        BackgammonCommand::RolloutCheck(a) => return Ok(super::bgrollout::check(a, out)),
         BackgammonCommand::Moves { position, dice } => {
             backgammon_lab::report::moves_report(&position, &dice)
         }

@@ -4,6 +4,7 @@
 use super::backgammon::BackgammonError;
 use backgammon_engine::rollout::Settings;
 use backgammon_lab::rollout::{self, RolloutRequest};
+use backgammon_lab::rollout_check::{self, CheckSettings};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -70,4 +71,48 @@ pub fn run(a: RolloutArgs, out: &mut impl Write) -> Result<(), BackgammonError> 
         let _ = writeln!(out, "{l}");
     }
     Ok(())
+}
+
+/// `backgammon rollout-check`.
+#[derive(clap::Args, Debug)]
+pub struct CheckArgs {
+    /// Positions of each class (contact, crashed, race, as gnubg classes them).
+    #[arg(long, default_value_t = 50)]
+    pub per_class: usize,
+    /// Trials per position, each program.
+    #[arg(long, default_value_t = 1296)]
+    pub trials: u32,
+    /// Our ply; gnubg rolls out at one less (its 0-ply is our 1).
+    #[arg(long, default_value_t = 1)]
+    pub ply: u8,
+    /// Seed of the self-play positions and of both programs' dice.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Self-play games the positions are drawn from.
+    #[arg(long, default_value_t = 400)]
+    pub games: u32,
+    /// Our threads.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Both programs without variance reduction.
+    #[arg(long)]
+    pub no_variance_reduction: bool,
+    /// GNU Backgammon's binary.
+    #[arg(long, default_value = "/usr/games/gnubg")]
+    pub gnubg: PathBuf,
+}
+
+/// Runs `backgammon rollout-check`: the table on `out`, progress on stderr.
+pub fn check(a: CheckArgs, out: &mut impl Write) -> Result<(), BackgammonError> {
+    let s = CheckSettings {
+        per_class: a.per_class,
+        trials: a.trials,
+        ply: a.ply.max(1),
+        seed: a.seed,
+        games: a.games,
+        threads: a.threads.max(1),
+        variance_reduction: !a.no_variance_reduction,
+        gnubg: a.gnubg,
+    };
+    Ok(rollout_check::run(&s, out, &mut std::io::stderr())?)
 }

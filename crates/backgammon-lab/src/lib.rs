@@ -20,5 +20,6 @@ pub mod players;
 pub mod refine;
 pub mod report;
 pub mod rollout;
+pub mod rollout_check;
 pub mod selfplay;
 pub mod train;
