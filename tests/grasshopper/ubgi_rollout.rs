@@ -18,7 +18,10 @@ fn rollout(e: &mut Engine, go: &str) -> Vec<String> {
     let lines = e.recv_until(|l| l.starts_with("bestrollout ") || l.starts_with("error "));
     for l in &lines[..lines.len() - 1] {
         assert!(l.starts_with("info rollout "), "{l:?}");
-        assert!(l.contains(" cubeless ") && l.contains(" cubeful ") && l.contains(" move "), "{l:?}");
+        assert!(
+            l.contains(" cubeless ") && l.contains(" cubeful ") && l.contains(" move "),
+            "{l:?}"
+        );
     }
     lines
 }
@@ -33,13 +36,26 @@ fn go_rollout_streams_info_and_ends_with_bestrollout() {
     let moves = e.recv();
     let count = moves.split(" | ").count();
     let lines = rollout(&mut e, "go rollout trials 72");
-    let progress: Vec<&String> = lines.iter().filter(|l| l.starts_with("info rollout trials ")).collect();
+    let progress: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info rollout trials "))
+        .collect();
     assert_eq!(progress.len(), 2, "{lines:?}");
-    assert!(progress[0].starts_with("info rollout trials 36 72 "), "{}", progress[0]);
-    let ranks = lines.iter().filter(|l| l.starts_with("info rollout rank ")).count();
+    assert!(
+        progress[0].starts_with("info rollout trials 36 72 "),
+        "{}",
+        progress[0]
+    );
+    let ranks = lines
+        .iter()
+        .filter(|l| l.starts_with("info rollout rank "))
+        .count();
     assert_eq!(ranks, count);
     let best = lines.last().unwrap();
-    assert!(best.starts_with("bestrollout trials 72 cubeless "), "{best}");
+    assert!(
+        best.starts_with("bestrollout trials 72 cubeless "),
+        "{best}"
+    );
     let best_move = best.split(" move ").nth(1).unwrap();
     e.send(&format!("query legal {best_move}"));
     e.expect("response true");
@@ -63,12 +79,15 @@ fn stop_ends_a_rollout_with_the_trials_done() {
     e.send("position gnubgid 4HPwATDgc/ABMA");
     e.send("go rollout trials 1000000");
     let first = e.recv();
-    assert!(first.starts_with("info rollout trials 36 1000000 "), "{first}");
+    assert!(
+        first.starts_with("info rollout trials 36 1000000 "),
+        "{first}"
+    );
     e.send("stop");
     let lines = e.recv_until(|l| l.starts_with("bestrollout "));
     let best = lines.last().unwrap();
     let done: u32 = best.split(' ').nth(2).unwrap().parse().unwrap();
-    assert!(done >= 36 && done < 1_000_000, "{best}");
+    assert!((36..1_000_000).contains(&done), "{best}");
     e.send("isready");
     e.expect("readyok");
 }

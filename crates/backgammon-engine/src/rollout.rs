@@ -273,7 +273,9 @@ impl TrialDice {
             strata,
             // Trial i's own generator, from the seed and i, each passed
             // through a SplitMix step so that neighbours start far apart.
-            rng: SplitMix::new(SplitMix::new(s.seed).next_u64() ^ SplitMix::new(i as u64).next_u64()),
+            rng: SplitMix::new(
+                SplitMix::new(s.seed).next_u64() ^ SplitMix::new(i as u64).next_u64(),
+            ),
         }
     }
 
@@ -340,7 +342,7 @@ impl Worker<'_> {
         let mut luck = [0.0f64; 5];
         let mut t = 0u32;
         loop {
-            let mine = t % 2 == 0;
+            let mine = t.is_multiple_of(2);
             let stop = s.truncate.is_some_and(|k| t >= k) || t >= MAX_ROLLS;
             let db = s.bearoff && classify(&b) == Class::Bearoff;
             if stop || db {
@@ -642,7 +644,7 @@ pub fn rollout(
                     sum.add(v);
                 }
                 state.done += 1;
-                if state.done % every == 0 || state.done == s.trials {
+                if state.done.is_multiple_of(every) || state.done == s.trials {
                     if let Some(file) = checkpoint {
                         if let Err(e) = save(file, &state) {
                             *failure.lock().expect("no panic holds it") = Some(e);

@@ -31,7 +31,10 @@ fn a_seed_repeats_exactly_whatever_the_threads() {
     };
     let one = run(&t, &s);
     assert_eq!(one.done, 40);
-    assert_eq!(one.outcomes.len(), Board::START.legal_moves(Dice::new(4, 3).unwrap()).len());
+    assert_eq!(
+        one.outcomes.len(),
+        Board::START.legal_moves(Dice::new(4, 3).unwrap()).len()
+    );
     let three = run(&t, &Settings { threads: 3, ..s });
     assert_eq!(one, three);
     assert_eq!(one, run(&t, &s));
@@ -45,7 +48,16 @@ fn a_seed_repeats_exactly_whatever_the_threads() {
         ..s
     };
     let p = target(Board::START, None);
-    assert_eq!(run(&p, &whole), run(&p, &Settings { threads: 2, ..whole }));
+    assert_eq!(
+        run(&p, &whole),
+        run(
+            &p,
+            &Settings {
+                threads: 2,
+                ..whole
+            }
+        )
+    );
 }
 
 #[test]

@@ -40,7 +40,11 @@ pub fn target_of(position: &str, dice: &str) -> Result<Target, RolloutReportErro
     let dice = if dice.trim().is_empty() {
         state.dice
     } else {
-        Some(dice.trim().parse::<Dice>().map_err(RolloutReportError::Dice)?)
+        Some(
+            dice.trim()
+                .parse::<Dice>()
+                .map_err(RolloutReportError::Dice)?,
+        )
     };
     Ok(Target {
         board,
@@ -103,11 +107,7 @@ pub fn table(target: &Target, s: &Settings, p: &Progress) -> Vec<String> {
                 )),
             s.seed,
             if s.variance_reduction { "on" } else { "off" },
-            if s.stratified {
-                "stratified"
-            } else {
-                "random"
-            },
+            if s.stratified { "stratified" } else { "random" },
         ),
         format!(
             "{:>3}  {:<22} {:>6} {:>6} {:>6} {:>6} {:>6} {:>9} {:>6} {:>9} {:>6}",

@@ -65,6 +65,10 @@ struct Pair {
     seconds: (f64, f64),
 }
 
+/// One program's rollouts: per position the cubeless equity and its
+/// standard error, and the CPU seconds it took.
+type Rolled = (Vec<(f64, f64)>, Vec<f64>);
+
 /// Distinct non-bear-off positions of seeded self-play, shuffled.
 fn sample(games: u32, seed: u64) -> Vec<Board> {
     let mut seen = std::collections::HashSet::new();
@@ -126,7 +130,9 @@ pub fn parse_gnubg_rollouts(text: &str) -> Vec<(f64, f64)> {
     let mut i = 0;
     while i < lines.len() {
         if lines[i].starts_with("Rollout done") {
-            let mean = lines[i..].iter().position(|l| l.contains(" CL ") && !l.starts_with('['));
+            let mean = lines[i..]
+                .iter()
+                .position(|l| l.contains(" CL ") && !l.starts_with('['));
             if let Some(m) = mean {
                 let m = i + m;
                 let se = lines.get(m + 1).and_then(|l| after_cl(l));
@@ -146,7 +152,7 @@ pub fn parse_gnubg_rollouts(text: &str) -> Vec<(f64, f64)> {
 fn gnubg_rollouts(
     s: &CheckSettings,
     boards: &[(&'static str, Board)],
-) -> Result<(Vec<(f64, f64)>, Vec<f64>), CheckError> {
+) -> Result<Rolled, CheckError> {
     let ids: String = boards.iter().map(|(_, b)| b.position_id() + "\n").collect();
     let job = Job {
         inputs: vec![("BG_IDS", ids)],
@@ -192,7 +198,7 @@ fn our_rollouts(
     s: &CheckSettings,
     boards: &[(&'static str, Board)],
     log: &mut impl Write,
-) -> Result<(Vec<(f64, f64)>, Vec<f64>), CheckError> {
+) -> Result<Rolled, CheckError> {
     let settings = Settings {
         trials: s.trials,
         ply: s.ply,
@@ -266,9 +272,17 @@ fn summary(pairs: &[Pair], class: &str) -> Option<Summary> {
 
 /// Runs the check, printing each position and the summary to `out`
 /// (progress to `log`).
-pub fn run(s: &CheckSettings, out: &mut impl Write, log: &mut impl Write) -> Result<(), CheckError> {
+pub fn run(
+    s: &CheckSettings,
+    out: &mut impl Write,
+    log: &mut impl Write,
+) -> Result<(), CheckError> {
     let boards = choose(s)?;
-    writeln!(log, "rollout-check: {} positions; gnubg rolls out first", boards.len())?;
+    writeln!(
+        log,
+        "rollout-check: {} positions; gnubg rolls out first",
+        boards.len()
+    )?;
     let (theirs, their_cpu) = gnubg_rollouts(s, &boards)?;
     let (ours, our_cpu) = our_rollouts(s, &boards, log)?;
     let pairs: Vec<Pair> = (0..boards.len())
@@ -289,7 +303,10 @@ pub fn run(s: &CheckSettings, out: &mut impl Write, log: &mut impl Write) -> Res
         if s.variance_reduction { "on" } else { "off" },
         s.seed
     )?;
-    writeln!(out, "class    position        ours             gnubg            diff")?;
+    writeln!(
+        out,
+        "class    position        ours             gnubg            diff"
+    )?;
     for p in &pairs {
         writeln!(
             out,

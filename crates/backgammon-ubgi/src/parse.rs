@@ -206,7 +206,9 @@ fn go(input: &str) -> Res<'_, Command> {
 
 /// A whole-word number in `range`; outside it (or not a number) is a
 /// bad value.
-fn number<'a, T>(range: std::ops::RangeInclusive<T>) -> impl Parser<&'a str, Output = T, Error = PError<'a>>
+fn number<'a, T>(
+    range: std::ops::RangeInclusive<T>,
+) -> impl Parser<&'a str, Output = T, Error = PError<'a>>
 where
     T: std::str::FromStr + PartialOrd + Copy,
 {
@@ -223,7 +225,10 @@ where
 fn go_rollout(input: &str) -> Res<'_, Command> {
     let trials = preceded(
         (space1, keyword("trials"), space1),
-        context("a number of trials from 1 to 1000000000", number(1..=1_000_000_000u32)),
+        context(
+            "a number of trials from 1 to 1000000000",
+            number(1..=1_000_000_000u32),
+        ),
     );
     let ply = opt(preceded(
         (space1, keyword("ply"), space1),
@@ -406,7 +411,10 @@ mod tests {
         assert!(e.message.contains("\"0\""), "{e}");
         assert_eq!(err("go rollout trials 36 ply 4").code, ErrorCode::BadValue);
         assert_eq!(err("go rollout").code, ErrorCode::BadCommand);
-        assert_eq!(err("go rollout trials 36 depth 2").code, ErrorCode::BadCommand);
+        assert_eq!(
+            err("go rollout trials 36 depth 2").code,
+            ErrorCode::BadCommand
+        );
         assert_eq!(err("position fen x").code, ErrorCode::BadCommand);
         assert_eq!(err("set engine.ply").code, ErrorCode::BadCommand);
         assert_eq!(err("ubgi now").code, ErrorCode::BadCommand);

@@ -203,7 +203,12 @@ impl Ubgi {
     /// Starts the rollout job for `go rollout`: `info rollout` lines as it
     /// goes, then one per candidate and the `bestrollout` line; `stop` ends
     /// it early with the trials done.
-    fn rollout(&mut self, trials: u32, ply: Option<u8>, ctx: &mut Context<'_, Done>) -> io::Result<()> {
+    fn rollout(
+        &mut self,
+        trials: u32,
+        ply: Option<u8>,
+        ctx: &mut Context<'_, Done>,
+    ) -> io::Result<()> {
         let (setup, dice) = match self.decision_inputs(Decision::Cube) {
             Ok(ask) => ask,
             Err(e) => return ctx.error(&e),
@@ -215,7 +220,11 @@ impl Ubgi {
         let settings = rollout::Settings {
             trials,
             ply: ply.unwrap_or(1),
-            seed: if self.settings.seed == 0 { 1 } else { self.settings.seed },
+            seed: if self.settings.seed == 0 {
+                1
+            } else {
+                self.settings.seed
+            },
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             ..rollout::Settings::default()
         };
@@ -352,7 +361,11 @@ fn rollout_lines(
 ) -> Vec<String> {
     let ranked = |p: &rollout::Progress| {
         let mut v: Vec<rollout::Outcome> = p.outcomes.clone();
-        v.sort_by(|a, b| b.cubeful.total_cmp(&a.cubeful).then(b.cubeless.total_cmp(&a.cubeless)));
+        v.sort_by(|a, b| {
+            b.cubeful
+                .total_cmp(&a.cubeful)
+                .then(b.cubeless.total_cmp(&a.cubeless))
+        });
         v
     };
     let eval = backgammon_engine::player::shipped();
