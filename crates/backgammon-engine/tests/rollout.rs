@@ -22,10 +22,10 @@ fn run(t: &Target, s: &Settings) -> Progress {
 
 #[test]
 fn a_seed_repeats_exactly_whatever_the_threads() {
-    let t = target(Board::START, Dice::new(4, 3));
+    let t = target(Board::START, Dice::new(6, 6));
     let s = Settings {
         trials: 40,
-        truncate: Some(8),
+        truncate: Some(3),
         threads: 1,
         ..Settings::default()
     };
@@ -33,7 +33,7 @@ fn a_seed_repeats_exactly_whatever_the_threads() {
     assert_eq!(one.done, 40);
     assert_eq!(
         one.outcomes.len(),
-        Board::START.legal_moves(Dice::new(4, 3).unwrap()).len()
+        Board::START.legal_moves(Dice::new(6, 6).unwrap()).len()
     );
     let three = run(&t, &Settings { threads: 3, ..s });
     assert_eq!(one, three);
@@ -43,7 +43,7 @@ fn a_seed_repeats_exactly_whatever_the_threads() {
     assert_ne!(one.outcomes, other.outcomes);
     // Played to the end, too (the position, no dice).
     let whole = Settings {
-        trials: 12,
+        trials: 8,
         truncate: None,
         ..s
     };
@@ -68,10 +68,10 @@ fn a_killed_rollout_resumes_to_the_uninterrupted_result() {
         path: &path,
         every: 10,
     };
-    let t = target(Board::START, Dice::new(6, 2));
+    let t = target(Board::START, Dice::new(6, 6));
     let s = Settings {
         trials: 50,
-        truncate: Some(6),
+        truncate: Some(4),
         threads: 2,
         ..Settings::default()
     };
