@@ -100,6 +100,10 @@ pub struct CheckArgs {
     /// GNU Backgammon's binary.
     #[arg(long, default_value = "/usr/games/gnubg")]
     pub gnubg: PathBuf,
+    /// Roll out these positions (Position IDs, comma-separated) instead of
+    /// self-play ones: every one of a compared class.
+    #[arg(long, value_delimiter = ',')]
+    pub ids: Vec<String>,
 }
 
 /// Runs `backgammon rollout-check`: the table on `out`, progress on stderr.
@@ -113,6 +117,7 @@ pub fn check(a: CheckArgs, out: &mut impl Write) -> Result<(), BackgammonError> 
         threads: a.threads.max(1),
         variance_reduction: !a.no_variance_reduction,
         gnubg: a.gnubg,
+        ids: a.ids,
     };
     Ok(rollout_check::run(&s, out, &mut std::io::stderr())?)
 }

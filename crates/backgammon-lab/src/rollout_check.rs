@@ -36,6 +36,9 @@ pub struct CheckSettings {
     pub threads: usize,
     pub variance_reduction: bool,
     pub gnubg: PathBuf,
+    /// These positions (Position IDs, player on roll) instead of self-play
+    /// ones, all of them, classed by gnubg.
+    pub ids: Vec<String>,
 }
 
 /// Why the check failed.
@@ -49,6 +52,8 @@ pub enum CheckError {
     Rollout(#[from] RolloutError),
     #[error("output: {0}")]
     Io(#[from] std::io::Error),
+    #[error("--ids: {0}")]
+    Id(String),
 }
 
 /// gnubg's classes we compare, by its ClassifyPosition numbers.
@@ -85,7 +90,19 @@ fn sample(games: u32, seed: u64) -> Vec<Board> {
 
 /// The first `n` positions of each class, as gnubg classes them.
 fn choose(s: &CheckSettings) -> Result<Vec<(&'static str, Board)>, CheckError> {
-    let boards = sample(s.games, s.seed);
+    let boards = if s.ids.is_empty() {
+        sample(s.games, s.seed)
+    } else {
+        s.ids
+            .iter()
+            .map(|id| Board::from_position_id(id).map_err(|e| CheckError::Id(e.to_string())))
+            .collect::<Result<Vec<_>, _>>()?
+    };
+    let per_class = if s.ids.is_empty() {
+        s.per_class
+    } else {
+        usize::MAX
+    };
     let ids: String = boards.iter().map(|b| b.position_id() + "\n").collect();
     let job = Job {
         inputs: vec![("BG_IDS", ids)],
@@ -102,7 +119,7 @@ fn choose(s: &CheckSettings) -> Result<Vec<(&'static str, Board)>, CheckError> {
                 .iter()
                 .zip(text.lines())
                 .filter(|(_, c)| c.trim().parse::<u32>().ok() == Some(number))
-                .take(s.per_class)
+                .take(per_class)
                 .map(|(b, _)| (name, *b)),
         );
     }
