@@ -111,7 +111,22 @@ pub fn table(target: &Target, s: &Settings, p: &Progress) -> Vec<String> {
         ),
         format!(
             "{:>3}  {:<22} {:>6} {:>6} {:>6} {:>6} {:>6} {:>9} {:>6} {:>9} {:>6}",
-            "#", "move", "win", "wg", "wbg", "lg", "lbg", "cubeless", "±", "cubeful", "±"
+            "#",
+            "move",
+            "win",
+            "wg",
+            "wbg",
+            "lg",
+            "lbg",
+            "cubeless",
+            "±",
+            // In a match the cubeful value is a match winning chance.
+            if target.cube.away.is_some() {
+                "mwc"
+            } else {
+                "cubeful"
+            },
+            "±"
         ),
     ];
     for (rank, o) in ranked(p).iter().enumerate() {
