@@ -36,6 +36,12 @@ pub enum BackgammonCommand {
     /// Move error rate of our checker play judged by GNU Backgammon 2-ply,
     /// beside GNU Backgammon 0-ply's on the same positions.
     Errors(super::bgerrors::ErrorsArgs),
+    /// Roll out a position, or each move of a roll: cubeless and cubeful
+    /// equities with standard errors (progress on stderr; resumable).
+    Rollout(super::bgrollout::RolloutArgs),
+    /// Our rollouts beside GNU Backgammon's on self-play positions of each
+    /// class: mean absolute difference, bias, disagreements, speed.
+    RolloutCheck(super::bgrollout::CheckArgs),
 }
 
 /// Why a `backgammon` subcommand failed: the lab's error of each command,
@@ -56,6 +62,10 @@ pub enum BackgammonError {
     Refine(#[from] backgammon_lab::refine::RefineError),
     #[error(transparent)]
     Errors(#[from] backgammon_lab::errors::ErrorsError),
+    #[error(transparent)]
+    Rollout(#[from] backgammon_lab::rollout::RolloutReportError),
+    #[error(transparent)]
+    RolloutCheck(#[from] backgammon_lab::rollout_check::CheckError),
 }
 
 /// Runs a `backgammon` subcommand; `Err` carries the message for stderr.
@@ -69,6 +79,8 @@ pub fn run(
         BackgammonCommand::Bench(a) => return Ok(super::bgnet::bench(a, out)),
         BackgammonCommand::Refine(a) => return Ok(super::bgnet::refine(a, out)),
         BackgammonCommand::Errors(a) => return Ok(super::bgerrors::run(a, out)),
+        BackgammonCommand::Rollout(a) => return Ok(super::bgrollout::run(a, out)),
+        BackgammonCommand::RolloutCheck(a) => return Ok(super::bgrollout::check(a, out)),
         BackgammonCommand::Moves { position, dice } => {
             backgammon_lab::report::moves_report(&position, &dice)
         }

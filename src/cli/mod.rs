@@ -5,6 +5,7 @@
 mod backgammon;
 mod bgerrors;
 mod bgnet;
+mod bgrollout;
 mod compliance;
 mod daemon;
 mod lab;

@@ -1,4 +1,4 @@
-//! `grasshopper backgammon moves` and `show`, as scripts run them.
+//! `grasshopper backgammon moves`, `show` and `rollout`, as scripts run them.
 
 use std::process::Command;
 
@@ -71,4 +71,62 @@ fn bad_input_names_the_option_and_exits_with_2() {
     let (code, _, err) = run(&["backgammon", "show", "--position", "nonsense"]);
     assert_eq!(code, 2);
     assert!(err.contains("--position"), "{err}");
+}
+
+#[test]
+fn rollout_prints_a_table_and_a_finished_checkpoint_gives_it_again() {
+    let (_, moves, _) = run(&[
+        "backgammon",
+        "moves",
+        "--position",
+        "326BAQC7AAAAAA",
+        "--dice",
+        "65",
+    ]);
+    let count: usize = moves.lines().last().unwrap()[6..].parse().unwrap();
+    let args = [
+        "backgammon",
+        "rollout",
+        "--position",
+        "326BAQC7AAAAAA",
+        "--dice",
+        "65",
+        "--trials",
+        "72",
+        "--threads",
+        "2",
+    ];
+    let (code, table, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("rollout: 72/72 trials"), "{err}");
+    let lines: Vec<&str> = table.lines().collect();
+    assert!(
+        lines[0].starts_with("rollout of 326BAQC7AAAAAA dice 65: 72 trials"),
+        "{table}"
+    );
+    assert_eq!(lines.len(), 2 + count, "{table}");
+    // With a checkpoint: the same table; run again, the finished checkpoint
+    // is read back and gives it once more without playing a trial.
+    let ckpt = crate::support::scratch("backgammon_cli", "rollout.ckpt");
+    let _ = std::fs::remove_file(&ckpt);
+    let with: Vec<&str> = args
+        .iter()
+        .copied()
+        .chain(["--checkpoint", ckpt.to_str().unwrap()])
+        .collect();
+    let (code, first, _) = run(&with);
+    assert_eq!((code, first.as_str()), (0, table.as_str()));
+    let (code, again, err) = run(&with);
+    assert_eq!((code, again.as_str()), (0, table.as_str()));
+    assert!(!err.contains("rollout: 36/72"), "{err}");
+    let (code, _, err) = run(&[
+        "backgammon",
+        "rollout",
+        "--position",
+        "326BAQC7AAAAAA",
+        "--dice",
+        "75",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--dice") && err.contains("\"75\""), "{err}");
 }

@@ -21,6 +21,7 @@ mod solver_cli;
 mod solver_protocol;
 mod strict_client;
 mod support;
+mod ubgi_rollout;
 
 /// The binary under test.
 pub const BIN: &str = env!("CARGO_BIN_EXE_grasshopper");

@@ -12,6 +12,7 @@ pub mod features;
 pub mod net;
 pub mod player;
 pub mod pubeval;
+pub mod rollout;
 pub mod search;
 
 pub use eval::{equity, flip, Evaluator, Probs};

@@ -29,6 +29,19 @@ pub const JUDGE: Script = Script {
     text: include_str!("../scripts/judge.py"),
 };
 
+/// Classes positions as gnubg does (`backgammon rollout-check`).
+pub const CLASSIFY: Script = Script {
+    name: "classify.py",
+    text: include_str!("../scripts/classify.py"),
+};
+
+/// Rolls positions out, printing gnubg's tables (`backgammon rollout-check`;
+/// run it with [`run_on_terminal`]).
+pub const ROLLOUT: Script = Script {
+    name: "rollout.py",
+    text: include_str!("../scripts/rollout.py"),
+};
+
 /// One run of a script.
 #[derive(Clone, Debug, Default)]
 pub struct Job<'a> {
@@ -72,6 +85,16 @@ fn file_for(var: &str) -> String {
 /// Runs `script` with gnubg's binary `program` (standard error is kept
 /// apart from standard output, which gnubg fills with its progress).
 pub fn run(program: &Path, script: Script, job: &Job) -> Result<Ran, GnubgError> {
+    run_as(program, script, job, false)
+}
+
+/// As [`run`], with gnubg's output on a pseudo-terminal (through util-linux's
+/// `script`): gnubg prints a rollout's progress and results only there.
+pub fn run_on_terminal(program: &Path, script: Script, job: &Job) -> Result<Ran, GnubgError> {
+    run_as(program, script, job, true)
+}
+
+fn run_as(program: &Path, script: Script, job: &Job, terminal: bool) -> Result<Ran, GnubgError> {
     let dir = tempfile::Builder::new()
         .prefix("gh-gnubg-")
         .tempdir()
@@ -81,10 +104,22 @@ pub fn run(program: &Path, script: Script, job: &Job) -> Result<Ran, GnubgError>
         std::fs::write(&path, text).map_err(|source| GnubgError::Write { path, source })
     };
     write(script.name, script.text)?;
-    let mut command = Command::new(program);
-    command
-        .args(["-t", "-q", "-p"])
-        .arg(dir.path().join(script.name));
+    let script_path = dir.path().join(script.name);
+    let mut command = if terminal {
+        let mut c = Command::new("script");
+        c.args(["-q", "-f", "-e", "-c"])
+            .arg(format!(
+                "'{}' -t -q -p '{}'",
+                program.display(),
+                script_path.display()
+            ))
+            .arg("/dev/null");
+        c
+    } else {
+        let mut c = Command::new(program);
+        c.args(["-t", "-q", "-p"]).arg(&script_path);
+        c
+    };
     for (var, text) in &job.inputs {
         write(&file_for(var), text)?;
         command.env(var, dir.path().join(file_for(var)));

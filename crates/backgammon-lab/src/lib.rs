@@ -3,8 +3,8 @@
 //! matches ([`duel`], between the players named in [`players`]), the speed
 //! figures ([`bench`]), the seeded self-play they sample positions from
 //! ([`selfplay`]), GNU Backgammon as a judge and a yardstick ([`gnubg`],
-//! [`errors`]), and what `backgammon moves` and `backgammon show` print
-//! ([`report`]). The command line is a thin layer over these functions.
+//! [`errors`]), what `backgammon moves` and `backgammon show` print
+//! ([`report`]), and `backgammon rollout`'s table ([`rollout`]). The command line is a thin layer over these functions.
 //!
 //! Every random draw comes from the rules crate's seeded [`SplitMix`]
 //! (`backgammon_rules::SplitMix`), so a seed repeats a run exactly and a
@@ -19,5 +19,7 @@ pub mod gnubg;
 pub mod players;
 pub mod refine;
 pub mod report;
+pub mod rollout;
+pub mod rollout_check;
 pub mod selfplay;
 pub mod train;

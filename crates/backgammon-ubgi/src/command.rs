@@ -62,6 +62,12 @@ pub enum Command {
     /// the current dice; the opponent is then on roll, without dice.
     Play(String),
     Go(Decision),
+    /// `go rollout trials <N> [ply <P>]` (extension): roll out the position,
+    /// or each legal move of the dice set, streaming `info rollout` lines.
+    Rollout {
+        trials: u32,
+        ply: Option<u8>,
+    },
     Set {
         key: String,
         value: String,
@@ -85,6 +91,13 @@ impl fmt::Display for Command {
             Command::Dice(a, b) => write!(f, "dice {a} {b}"),
             Command::Play(m) => write!(f, "play {m}"),
             Command::Go(d) => write!(f, "go {}", d.word()),
+            Command::Rollout { trials, ply } => {
+                write!(f, "go rollout trials {trials}")?;
+                match ply {
+                    Some(p) => write!(f, " ply {p}"),
+                    None => Ok(()),
+                }
+            }
             Command::Set { key, value } => write!(f, "set {key} {value}"),
             Command::Get(key) => write!(f, "get {key}"),
             Command::Keys => f.write_str("keys"),

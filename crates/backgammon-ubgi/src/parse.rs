@@ -107,6 +107,7 @@ fn command(input: &str) -> Res<'_, Command> {
         position,
         dice,
         play,
+        go_rollout,
         go,
         set,
         setoption,
@@ -200,6 +201,47 @@ fn go(input: &str) -> Res<'_, Command> {
         )),
     )
     .map(|d| Command::Go(d.unwrap_or(Decision::Chequer)))
+    .parse(input)
+}
+
+/// A whole-word number in `range`; outside it (or not a number) is a
+/// bad value.
+fn number<'a, T>(
+    range: std::ops::RangeInclusive<T>,
+) -> impl Parser<&'a str, Output = T, Error = PError<'a>>
+where
+    T: std::str::FromStr + PartialOrd + Copy,
+{
+    move |input: &'a str| {
+        let (rest, w) = word(input)?;
+        match w.parse::<T>() {
+            Ok(n) if range.contains(&n) => Ok((rest, n)),
+            _ => Err(nom::Err::Failure(PError::new(input, ErrorCode::BadValue))),
+        }
+    }
+}
+
+/// `go rollout trials <N> [ply <P>]` (extension).
+fn go_rollout(input: &str) -> Res<'_, Command> {
+    let trials = preceded(
+        (space1, keyword("trials"), space1),
+        context(
+            "a number of trials from 1 to 1000000000",
+            number(1..=1_000_000_000u32),
+        ),
+    );
+    let ply = opt(preceded(
+        (space1, keyword("ply"), space1),
+        context("a ply from 1 to 3", number(1..=3u8)),
+    ));
+    preceded(
+        (keyword("go"), space1, keyword("rollout")),
+        cut(terminated(
+            (context("trials <N>", trials), ply),
+            end("ply <P> or end of line"),
+        )),
+    )
+    .map(|(trials, ply)| Command::Rollout { trials, ply })
     .parse(input)
 }
 
@@ -319,6 +361,8 @@ mod tests {
             "go cube",
             "go turn",
             "go take",
+            "go rollout trials 1296",
+            "go rollout trials 36 ply 2",
             "set engine.player random",
             "get engine.ply",
             "keys",
@@ -362,6 +406,15 @@ mod tests {
         assert!(e.message.contains("\"7\""), "{e}");
         assert_eq!(err("dice 1").code, ErrorCode::BadValue);
         assert_eq!(err("go sideways").code, ErrorCode::BadCommand);
+        let e = err("go rollout trials 0");
+        assert_eq!(e.code, ErrorCode::BadValue);
+        assert!(e.message.contains("\"0\""), "{e}");
+        assert_eq!(err("go rollout trials 36 ply 4").code, ErrorCode::BadValue);
+        assert_eq!(err("go rollout").code, ErrorCode::BadCommand);
+        assert_eq!(
+            err("go rollout trials 36 depth 2").code,
+            ErrorCode::BadCommand
+        );
         assert_eq!(err("position fen x").code, ErrorCode::BadCommand);
         assert_eq!(err("set engine.ply").code, ErrorCode::BadCommand);
         assert_eq!(err("ubgi now").code, ErrorCode::BadCommand);

@@ -6,13 +6,17 @@ use crate::command::{Command, Decision, PositionText, Query};
 use crate::keys::Settings;
 use crate::parse::{parse_command, ErrorCode};
 use backgammon_engine::player::{cube_state, NetSettings};
+use backgammon_engine::rollout;
 use backgammon_engine::Player;
 use backgammon_rules::{
     draw_board, parse_position, win_kind, Board, CubeOwner, Dice, GameState, MatchState, Side, Xgid,
 };
+use engine_daemon::transport::Output;
 use engine_daemon::{Context, Dialect, ErrorLine, Job, Kind, LineError};
 use protocol_vocab::{quote, sanitise};
 use std::io;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 /// The stack of a decision's thread.
 const STACK: usize = 8 << 20;
@@ -196,6 +200,56 @@ impl Ubgi {
         ctx.spawn(job)
     }
 
+    /// Starts the rollout job for `go rollout`: `info rollout` lines as it
+    /// goes, then one per candidate and the `bestrollout` line; `stop` ends
+    /// it early with the trials done.
+    fn rollout(
+        &mut self,
+        trials: u32,
+        ply: Option<u8>,
+        ctx: &mut Context<'_, Done>,
+    ) -> io::Result<()> {
+        let (setup, dice) = match self.decision_inputs(Decision::Cube) {
+            Ok(ask) => ask,
+            Err(e) => return ctx.error(&e),
+        };
+        let player = self
+            .player
+            .take()
+            .unwrap_or_else(|| Box::new(new_player(&self.settings)));
+        let settings = rollout::Settings {
+            trials,
+            ply: ply.unwrap_or(1),
+            seed: if self.settings.seed == 0 {
+                1
+            } else {
+                self.settings.seed
+            },
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            ..rollout::Settings::default()
+        };
+        let target = rollout::Target {
+            board: setup.board,
+            dice,
+            cube: cube_state(&setup.state),
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        let halt = stop.clone();
+        let out = ctx.out().clone();
+        let job = Job {
+            name: "rollout",
+            stop: Some(Box::new(move || halt.store(true, Ordering::Relaxed))),
+            stack: STACK,
+            holds: false,
+            grace: std::time::Duration::ZERO,
+            work: Box::new(move || {
+                let lines = rollout_lines(&target, &settings, &stop, &out);
+                Done { player, lines }
+            }),
+        };
+        ctx.spawn(job)
+    }
+
     /// What a decision needs, or why it cannot be made now.
     fn decision_inputs(&self, decision: Decision) -> Result<(Setup, Option<Dice>), ErrorLine> {
         let setup = self.setup()?;
@@ -278,6 +332,86 @@ fn decide(
     vec![line]
 }
 
+/// A candidate's move as `bestmove` writes it, or `none` for the position.
+fn rollout_move(target: &rollout::Target, o: &rollout::Outcome) -> String {
+    match (o.index, target.dice) {
+        (Some(i), Some(d)) => {
+            let list = target.board.legal_moves(d);
+            target.board.move_steps_text(&list.moves()[i], false)
+        }
+        _ => "none".to_string(),
+    }
+}
+
+/// The figures of a candidate: `cubeless <e> <se> cubeful <e> <se>`.
+fn rollout_figures(o: &rollout::Outcome) -> String {
+    format!(
+        "cubeless {:.4} {:.4} cubeful {:.4} {:.4}",
+        o.cubeless, o.cubeless_error, o.cubeful, o.cubeful_error
+    )
+}
+
+/// Runs a rollout, writing `info rollout trials ...` lines to `out` after
+/// each block of trials; returns the closing lines.
+fn rollout_lines(
+    target: &rollout::Target,
+    settings: &rollout::Settings,
+    stop: &AtomicBool,
+    out: &Output,
+) -> Vec<String> {
+    let ranked = |p: &rollout::Progress| {
+        let mut v: Vec<rollout::Outcome> = p.outcomes.clone();
+        v.sort_by(|a, b| {
+            b.cubeful
+                .total_cmp(&a.cubeful)
+                .then(b.cubeless.total_cmp(&a.cubeless))
+        });
+        v
+    };
+    let eval = backgammon_engine::player::shipped();
+    let result = rollout::rollout(eval, target, settings, None, |p| {
+        let best = &ranked(p)[0];
+        let _ = out.line(&format!(
+            "info rollout trials {} {} {} move {}",
+            p.done,
+            p.trials,
+            rollout_figures(best),
+            rollout_move(target, best)
+        ));
+        !stop.load(Ordering::Relaxed)
+    });
+    let p = match result {
+        Ok(p) => p,
+        Err(e) => return vec![Ubgi::error(ErrorCode::BadState, &e.to_string()).to_string()],
+    };
+    let ranked = ranked(&p);
+    let mut lines: Vec<String> = ranked
+        .iter()
+        .enumerate()
+        .map(|(i, o)| {
+            let q = o.probs;
+            format!(
+                "info rollout rank {} probs {:.4} {:.4} {:.4} {:.4} {:.4} {} move {}",
+                i + 1,
+                q[0],
+                q[1],
+                q[2],
+                q[3],
+                q[4],
+                rollout_figures(o),
+                rollout_move(target, o)
+            )
+        })
+        .collect();
+    lines.push(format!(
+        "bestrollout trials {} {} move {}",
+        p.done,
+        rollout_figures(&ranked[0]),
+        rollout_move(target, &ranked[0])
+    ));
+    lines
+}
+
 /// `query result`: `none` while the game goes on, else the winner (as the
 /// Match ID numbers players), single/gammon/backgammon and the points.
 fn result_text(setup: &Setup) -> String {
@@ -314,7 +448,7 @@ impl Dialect for Ubgi {
             Command::Position(_) => Kind::NeedsIdle("position"),
             Command::Dice(..) => Kind::NeedsIdle("dice"),
             Command::Play(_) => Kind::NeedsIdle("play"),
-            Command::Go(_) => Kind::NeedsIdle("go"),
+            Command::Go(_) | Command::Rollout { .. } => Kind::NeedsIdle("go"),
             Command::Set { .. } => Kind::NeedsIdle("set"),
             Command::Ubgi
             | Command::IsReady
@@ -353,6 +487,7 @@ impl Dialect for Ubgi {
             }
             Command::Play(text) => reply(self.play(&text).map(|()| Vec::new())),
             Command::Go(decision) => self.go(decision, ctx),
+            Command::Rollout { trials, ply } => self.rollout(trials, ply, ctx),
             Command::Set { key, value } => reply(self.set_key(&key, &value).map(|()| Vec::new())),
             Command::Get(key) => reply(self.get_key(&key).map(|l| vec![l])),
             Command::Keys => reply(Ok(self.settings.key_lines())),
