@@ -44,7 +44,7 @@ pub struct Cli {
 pub enum Command {
     /// Count the leaves of the game tree to DEPTH (move generation check).
     Perft(PerftArgs),
-    /// Search the fixed bench positions (fixtures/bench.txt) to a fixed depth;
+    /// Search the fixed bench positions (crates/grasshopper-engine/data/bench.txt) to a fixed depth;
     /// ends with `<N> nodes <M> nps` (N is a signature of the search).
     Bench {
         /// Depth of every search.

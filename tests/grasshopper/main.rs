@@ -15,6 +15,7 @@ mod match_faults;
 mod match_runner;
 mod perft;
 mod protocol_daemon;
+mod protocol_doc;
 mod protocol_fuzz;
 mod protocol_sessions;
 mod solver_cli;

@@ -8,7 +8,7 @@ use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
 /// The bench positions, one position string a line (`#` starts a comment).
-const POSITIONS: &str = include_str!("../../../fixtures/bench.txt");
+const POSITIONS: &str = include_str!("../data/bench.txt");
 
 /// Default bench depth.
 pub const DEFAULT_DEPTH: u32 = 10;
@@ -19,10 +19,7 @@ fn positions() -> Vec<Position> {
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            l.parse()
-                .unwrap_or_else(|e| panic!("fixtures/bench.txt: {e}"))
-        })
+        .map(|l| l.parse().unwrap_or_else(|e| panic!("data/bench.txt: {e}")))
         .collect()
 }
 

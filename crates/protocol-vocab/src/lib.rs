@@ -17,14 +17,3 @@ pub use text::{quote, sanitise};
 /// it (the limit keeps a client that never sends a line break from filling
 /// memory); a client treats a longer output line as a fault.
 pub const MAX_LINE: usize = 65_536;
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn protocol_md_states_the_line_limit() {
-        let doc = include_str!("../../../protocol.md");
-        assert!(doc.contains(&format!("A line longer than {MAX_LINE} bytes")));
-    }
-}

@@ -92,24 +92,6 @@ mod tests {
         }
     }
 
-    /// The codes of protocol.md's "Error codes" table, in its order.
-    fn codes_in_protocol_md() -> Vec<&'static str> {
-        let doc = include_str!("../../../protocol.md");
-        let table = doc.split("\n## Error codes\n").nth(1).expect("the section");
-        let table = table.split("\n## ").next().unwrap_or_default();
-        table
-            .lines()
-            .filter_map(|l| l.strip_prefix("| `"))
-            .filter_map(|l| l.split('`').next())
-            .collect()
-    }
-
-    #[test]
-    fn the_codes_are_those_protocol_md_lists_in_its_order() {
-        let ours: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
-        assert_eq!(ours, codes_in_protocol_md());
-    }
-
     #[test]
     fn an_unknown_code_is_refused_quoted_with_the_codes_expected() {
         let e = "Syntax".parse::<ErrorCode>().unwrap_err();

@@ -168,33 +168,6 @@ fn every_refusal_says_why() {
     }
 }
 
-/// The lines of protocol.md's ```text <tag> block.
-fn protocol_md_block(tag: &str) -> Vec<String> {
-    let md = include_str!("../../../../protocol.md");
-    let start = md
-        .find(&format!("```text {tag}\n"))
-        .unwrap_or_else(|| panic!("protocol.md has a ```text {tag} block"));
-    let body = &md[start..];
-    let body = &body[body.find('\n').unwrap() + 1..];
-    let end = body.find("```").unwrap();
-    body[..end].lines().map(str::to_string).collect()
-}
-
-#[test]
-fn protocol_md_examples_are_what_the_grammar_says() {
-    let accepted = protocol_md_block("accepted-lines");
-    assert!(accepted.len() >= 5);
-    for line in accepted {
-        assert_eq!(ok(&line).to_string(), line);
-    }
-    let refusals = protocol_md_block("refused-lines");
-    assert!(refusals.len() >= 5);
-    for entry in refusals {
-        let (line, why) = entry.split_once(" | ").expect("<line> | <reason>");
-        assert_eq!(refused(line), why, "{line:?}");
-    }
-}
-
 #[test]
 fn raw_lines_are_judged_by_their_bytes() {
     let raw = |text: &str, utf8, ended| RawLine {
