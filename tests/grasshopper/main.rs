@@ -8,6 +8,7 @@ mod backgammon_cli;
 mod backgammon_match;
 mod compliance;
 mod docs_examples;
+mod gnubg_external;
 mod match_engine;
 mod match_faults;
 mod match_runner;
