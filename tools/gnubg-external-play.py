@@ -1,6 +1,7 @@
-# Plays GNU Backgammon (player 0, X, at 0-ply) against an external player
-# (player 1, O) listening on 127.0.0.1:$PORT, $GAMES money games with the
-# cube $CUBE (on/off); saves the match to $SGF, loads that file back and
+# Plays GNU Backgammon at 0-ply against an external player listening on
+# 127.0.0.1:$PORT, $GAMES money games with the cube $CUBE (on/off); the
+# external player is gnubg's player $SIDE (default 1, O; 0 is X, the seat
+# gnubg's own bot has in a new installation); saves the match to $SGF, loads that file back and
 # prints what GNU Backgammon reads in it, one JSON object a line: per game
 # {"game", "info"} and per action {"game", "action", "player", "dice",
 # "board", "move", "points"} (board: the Position ID before the action,
@@ -38,12 +39,17 @@ try:
         # (the turn does not pass back), and our rules have no beavers.
         "set beavers 0",
         "set cube use %s" % os.environ.get("CUBE", "on"),
-        "set player 0 name gnubg",
-        "set player 0 gnubg",
-        "set player 0 chequerplay evaluation plies 0",
-        "set player 0 cubedecision evaluation plies 0",
-        "set player 1 name grasshopper",
-        "set player 1 external 127.0.0.1:%s" % os.environ["PORT"],
+    ):
+        gnubg.command(c)
+    ours = int(os.environ.get("SIDE", "1"))
+    theirs = 1 - ours
+    for c in (
+        "set player %d name gnubg" % theirs,
+        "set player %d gnubg" % theirs,
+        "set player %d chequerplay evaluation plies 0" % theirs,
+        "set player %d cubedecision evaluation plies 0" % theirs,
+        "set player %d name grasshopper" % ours,
+        "set player %d external 127.0.0.1:%s" % (ours, os.environ["PORT"]),
     ):
         gnubg.command(c)
     # `new session` starts the first game; each `new game` one more.

@@ -1,6 +1,6 @@
 //! GNU Backgammon plays our engine as its external player: `grasshopper
-//! external` listens, gnubg (player 0 at 0-ply) connects to it as its
-//! player 1 and plays money games with the cube off and on
+//! external` listens, gnubg connects to it for one of its two players (the
+//! other is gnubg at 0-ply) and plays money games with the cube off and on
 //! (tools/gnubg-external-play.py), saves the match and loads it back. Every
 //! game of the saved match is replayed here with the rules crate from the
 //! start: every roll, cube action and move (ours and gnubg's) must be
@@ -75,7 +75,7 @@ fn scratch(name: &str) -> PathBuf {
 
 /// Plays `games` games with the cube `cube` and returns what gnubg read
 /// back from the saved match, one JSON value a line.
-fn play(name: &str, games: u32, cube: &str) -> (Vec<Value>, String) {
+fn play(name: &str, games: u32, cube: &str, ours: Player) -> (Vec<Value>, String) {
     let dir = scratch(name);
     let server = Server::start(&dir);
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tools/gnubg-external-play.py");
@@ -88,6 +88,7 @@ fn play(name: &str, games: u32, cube: &str) -> (Vec<Value>, String) {
         .env("PORT", server.port.to_string())
         .env("GAMES", games.to_string())
         .env("CUBE", cube)
+        .env("SIDE", ours.index().to_string())
         .env("SEED", setting("GNUBG_EXTERNAL_SEED", 1).to_string())
         .env("SGF", dir.join("match.sgf"))
         .output()
@@ -156,9 +157,8 @@ fn roll(game: &mut Game, v: &Value, who: Player) {
     }
 }
 
-/// Replays one game's records; returns the points player 1 (our engine)
-/// won (negative: lost).
-fn replay_game(info: &Value, records: &[&Value]) -> i64 {
+/// Replays one game's records; returns the points `ours` won (negative: lost).
+fn replay_game(info: &Value, records: &[&Value], ours: Player) -> i64 {
     let mut game = Game::money(Rules::default());
     for &v in records {
         let who = player(v);
@@ -207,18 +207,19 @@ fn replay_game(info: &Value, records: &[&Value]) -> i64 {
         "{info}"
     );
     let points = result.points as i64;
-    if result.winner == Player::One {
+    if result.winner == ours {
         points
     } else {
         -points
     }
 }
 
-/// Plays and replays; returns our engine's points per game.
-fn played_and_replayed(name: &str, cube: &str) -> Vec<i64> {
+/// Plays and replays, our engine as gnubg's player `ours`; returns our
+/// engine's points per game.
+fn played_and_replayed(name: &str, cube: &str, ours: Player) -> Vec<i64> {
     let games = setting("GNUBG_EXTERNAL_GAMES", 10).max(10);
     let start = std::time::Instant::now();
-    let (lines, log) = play(name, games, cube);
+    let (lines, log) = play(name, games, cube, ours);
     // Nothing gnubg sent was refused, and none of our answers was.
     assert!(!log.contains("ERROR") && !log.contains("WARN"), "{log}");
     let infos: Vec<&Value> = lines.iter().filter(|v| v.get("info").is_some()).collect();
@@ -233,7 +234,7 @@ fn played_and_replayed(name: &str, cube: &str) -> Vec<i64> {
                 .filter(|v| &v["game"] == n && v.get("action").is_some())
                 .collect();
             cube_actions += records.iter().filter(|v| v["action"] == "double").count();
-            replay_game(&info["info"], &records)
+            replay_game(&info["info"], &records, ours)
         })
         .collect::<Vec<_>>();
     if cube == "off" {
@@ -249,14 +250,17 @@ fn played_and_replayed(name: &str, cube: &str) -> Vec<i64> {
     points
 }
 
+/// Our engine in gnubg's player 1 seat (O).
 #[test]
 fn gnubg_plays_ten_money_games_with_the_cube_off_against_our_engine() {
-    let points = played_and_replayed("cube_off", "off");
+    let points = played_and_replayed("cube_off", "off", Player::One);
     assert!(points.len() >= 10);
 }
 
+/// Our engine in gnubg's player 0 seat (X): the seat of gnubg's own bot in
+/// a new installation, where a person playing our engine puts it.
 #[test]
 fn gnubg_plays_ten_money_games_with_the_cube_on_against_our_engine() {
-    let points = played_and_replayed("cube_on", "on");
+    let points = played_and_replayed("cube_on", "on", Player::Zero);
     assert!(points.len() >= 10);
 }
