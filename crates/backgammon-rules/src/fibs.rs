@@ -15,7 +15,7 @@
 //! and "not the Crawford game" (FIBS calls them `DidCrawford` and
 //! `Redoubles`).
 
-use crate::board::{Board, BoardError, CHECKERS};
+use crate::board::{Board, BoardError, Side, CHECKERS};
 use crate::dice::Dice;
 use crate::matchid::{CubeOwner, GameState, MatchState, Player};
 use std::fmt;
@@ -369,6 +369,11 @@ impl FibsBoard {
             Player::One => (&theirs, &mine),
         };
         let board = Board::from_counts(a, b).map_err(FibsError::Board)?;
+        if board.has_won(Side::OnRoll) || board.has_won(Side::Opponent) {
+            return Err(FibsError::Inconsistent(
+                "a side has borne off all its checkers: the game is over",
+            ));
+        }
         let money = self.match_length == 0 || self.match_length == 9999;
         let match_length = if money { 0 } else { self.match_length };
         if !money && self.score.iter().any(|&s| s >= match_length) {
@@ -406,7 +411,6 @@ impl FibsBoard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Side;
     use proptest::prelude::*;
 
     /// What GNU Backgammon 1.07.001 sent its external player (player 1,
@@ -534,6 +538,17 @@ mod tests {
                 .to_string();
             assert!(e.contains(want), "{text}: {e}");
         }
+    }
+
+    #[test]
+    fn a_finished_game_is_refused() {
+        let mut b: FibsBoard = OPENING.parse().unwrap();
+        for p in b.places.iter_mut().filter(|p| **p > 0) {
+            *p = 0;
+        }
+        b.off = [15, 0];
+        let e = b.position().unwrap_err().to_string();
+        assert!(e.contains("the game is over"), "{e}");
     }
 
     fn any_board() -> impl Strategy<Value = FibsBoard> {

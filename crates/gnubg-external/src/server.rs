@@ -6,6 +6,7 @@
 use crate::{Bot, Settings};
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// The longest line read (a FIBS board is about 200 bytes; the names
 /// make it longer); the rest of a longer line is skipped and answered
@@ -73,11 +74,16 @@ pub fn serve_connection(
             format!("Error: a line longer than {MAX_LINE} bytes")
         } else {
             log::debug!("< {line}");
-            match bot.answer(line) {
-                Ok(r) => r.to_string(),
-                Err(e) => {
+            // A panic in the engine ends this answer, not the server.
+            match catch_unwind(AssertUnwindSafe(|| bot.answer(line))) {
+                Ok(Ok(r)) => r.to_string(),
+                Ok(Err(e)) => {
                     log::error!("{e}: {line}");
                     format!("Error: {e}")
+                }
+                Err(_) => {
+                    log::error!("the engine failed on: {line}");
+                    "Error: the engine failed on this position".to_string()
                 }
             }
         };
