@@ -44,11 +44,12 @@ try:
     ours = int(os.environ.get("SIDE", "1"))
     theirs = 1 - ours
     for c in (
+        # Our name first: gnubg refuses a name the other player has.
+        "set player %d name grasshopper" % ours,
         "set player %d name gnubg" % theirs,
         "set player %d gnubg" % theirs,
         "set player %d chequerplay evaluation plies 0" % theirs,
         "set player %d cubedecision evaluation plies 0" % theirs,
-        "set player %d name grasshopper" % ours,
         "set player %d external 127.0.0.1:%s" % (ours, os.environ["PORT"]),
     ):
         gnubg.command(c)

@@ -241,10 +241,16 @@ fn played_and_replayed(name: &str, cube: &str, ours: Player) -> Vec<i64> {
         assert_eq!(cube_actions, 0);
     }
     let total: i64 = points.iter().sum();
+    let mean = total as f64 / games as f64;
+    let var = points
+        .iter()
+        .map(|&p| (p as f64 - mean).powi(2))
+        .sum::<f64>()
+        / games as f64;
     eprintln!(
-        "{name}: {games} games complete, our engine {total:+} points, {:+.3} per game, \
-         {cube_actions} doubles by either side, {:.1} s",
-        total as f64 / games as f64,
+        "{name}: {games} games complete, our engine {total:+} points, {mean:+.3} +- {:.3} \
+         (standard error) per game, {cube_actions} doubles by either side, {:.1} s",
+        (var / games as f64).sqrt(),
         start.elapsed().as_secs_f64()
     );
     points
