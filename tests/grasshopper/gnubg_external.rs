@@ -214,9 +214,14 @@ fn replay_game(info: &Value, records: &[&Value], ours: Player) -> i64 {
     }
 }
 
+/// The two games tests run one at a time: each keeps gnubg and our engine
+/// busy, and other modules' tests have tight handshake timeouts.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// Plays and replays, our engine as gnubg's player `ours`; returns our
 /// engine's points per game.
 fn played_and_replayed(name: &str, cube: &str, ours: Player) -> Vec<i64> {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let games = setting("GNUBG_EXTERNAL_GAMES", 10).max(10);
     let start = std::time::Instant::now();
     let (lines, log) = play(name, games, cube, ours);
@@ -269,4 +274,17 @@ fn gnubg_plays_ten_money_games_with_the_cube_off_against_our_engine() {
 fn gnubg_plays_ten_money_games_with_the_cube_on_against_our_engine() {
     let points = played_and_replayed("cube_on", "on", Player::Zero);
     assert!(points.len() >= 10);
+}
+
+#[test]
+fn a_search_depth_the_engine_has_not_is_refused_at_the_command_line() {
+    for ply in ["0", "4", "x"] {
+        let out = Command::new(crate::BIN)
+            .args(["external", "--port", "0", "--ply", ply])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "--ply {ply}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("--ply"), "{err}");
+    }
 }
