@@ -8,6 +8,7 @@ mod bgnet;
 mod bgrollout;
 mod compliance;
 mod daemon;
+mod external;
 mod lab;
 mod matches;
 mod quality;
@@ -73,6 +74,9 @@ pub enum Command {
     /// Serve a board for people in the browser (see docs/board.md): a local web
     /// server that referees every move and plays the engine as a protocol client.
     Serve(serve::ServeArgs),
+    /// Play GNU Backgammon as its external player on a TCP port
+    /// (docs/gnubg-external.md): `set player 1 external 127.0.0.1:PORT` in gnubg.
+    External(external::ExternalArgs),
     /// Compare retrograde phase tables with the alpha-beta solver on
     /// positions drawn uniformly from the solved phases.
     RetroCheck(retro::RetroCheckArgs),
@@ -257,6 +261,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             backgammon::run(command, &mut out)?.map_err(|e| CliError::Usage(e.to_string()))?
         }
         Command::Serve(args) => serve::run(args, cli.player)?,
+        Command::External(args) => external::run(args, cli.player, cli.seed)?,
         Command::RetroQuality(a) => quality::run(a, seed, &mut out)?,
         Command::RetroCheck(a) => retro::check(a, seed, &mut out)?,
         Command::Tablegen {

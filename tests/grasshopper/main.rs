@@ -10,6 +10,7 @@ mod compliance;
 mod compliance_foreign;
 mod compliance_ubgi;
 mod docs_examples;
+mod gnubg_external;
 mod match_engine;
 mod match_faults;
 mod match_runner;

@@ -1,6 +1,6 @@
 //! The rules of classic backgammon (`docs/rules/RULES-backgammon.md` in the
 //! repository): positions, dice, legal moves, checked play, cube, game and
-//! match state, and the text forms of GNU Backgammon and eXtreme Gammon, and
+//! match state, and the text forms of GNU Backgammon, eXtreme Gammon and FIBS, and
 //! seeded dice. Pure: no dependencies, no I/O.
 //!
 //! Read a GNU Backgammon Position ID, list the legal moves of a roll (one
@@ -43,6 +43,7 @@ mod base64;
 mod board;
 mod dice;
 mod draw;
+mod fibs;
 mod game;
 mod matchid;
 mod movegen;
@@ -60,6 +61,7 @@ pub use board::{
 };
 pub use dice::{Dice, ParseDiceError};
 pub use draw::draw_board;
+pub use fibs::{FibsBoard, FibsError, FibsPosition};
 pub use game::{win_kind, Decision, Ending, Game, GameError, GameResult, NoDouble, Rules};
 pub use matchid::{
     CubeOwner, GameState, GnubgId, MatchIdFault, MatchState, ParseGnubgIdError, ParseMatchIdError,
