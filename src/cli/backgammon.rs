@@ -36,6 +36,9 @@ pub enum BackgammonCommand {
     /// Move error rate of our checker play judged by GNU Backgammon 2-ply,
     /// beside GNU Backgammon 0-ply's on the same positions.
     Errors(super::bgerrors::ErrorsArgs),
+    /// Cube decision error rate (double and take, by position class)
+    /// judged by GNU Backgammon 2-ply, beside GNU Backgammon 0-ply's.
+    CubeErrors(super::bgcube::CubeErrorsArgs),
 }
 
 /// Why a `backgammon` subcommand failed: the lab's error of each command,
@@ -56,6 +59,8 @@ pub enum BackgammonError {
     Refine(#[from] backgammon_lab::refine::RefineError),
     #[error(transparent)]
     Errors(#[from] backgammon_lab::errors::ErrorsError),
+    #[error(transparent)]
+    CubeErrors(#[from] backgammon_lab::cube_errors::CubeErrorsError),
 }
 
 /// Runs a `backgammon` subcommand; `Err` carries the message for stderr.
@@ -69,6 +74,7 @@ pub fn run(
         BackgammonCommand::Bench(a) => return Ok(super::bgnet::bench(a, out)),
         BackgammonCommand::Refine(a) => return Ok(super::bgnet::refine(a, out)),
         BackgammonCommand::Errors(a) => return Ok(super::bgerrors::run(a, out)),
+        BackgammonCommand::CubeErrors(a) => return Ok(super::bgcube::run(a, out)),
         BackgammonCommand::Moves { position, dice } => {
             backgammon_lab::report::moves_report(&position, &dice)
         }

@@ -5,7 +5,7 @@
 //! and always take.
 
 use crate::cube::{self, CubeDecision, CubeState, Owner};
-use crate::eval::{classify, Class, Evaluator, Probs};
+use crate::eval::{classify, Evaluator, Probs};
 use crate::pubeval::{is_race, Pubeval};
 use crate::search::{Choice, Searcher, MAX_PLY};
 use backgammon_rules::{Board, CubeOwner, Dice, MatchState, Move, MoveList, Side};
@@ -197,8 +197,7 @@ impl Player {
 
 /// The cube efficiency of a position for the player on roll.
 pub fn efficiency(board: &Board) -> f64 {
-    let race = classify(board) != Class::Contact;
-    cube::efficiency(race, board.pips(Side::OnRoll))
+    cube::efficiency(classify(board), board.pips(Side::OnRoll))
 }
 
 /// The cube state of a match state, seen from the player on roll.

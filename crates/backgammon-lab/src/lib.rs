@@ -3,7 +3,7 @@
 //! matches ([`duel`], between the players named in [`players`]), the speed
 //! figures ([`bench`]), the seeded self-play they sample positions from
 //! ([`selfplay`]), GNU Backgammon as a judge and a yardstick ([`gnubg`],
-//! [`errors`]), and what `backgammon moves` and `backgammon show` print
+//! [`errors`], [`cube_errors`]), and what `backgammon moves` and `backgammon show` print
 //! ([`report`]). The command line is a thin layer over these functions.
 //!
 //! Every random draw comes from the rules crate's seeded [`SplitMix`]
@@ -13,6 +13,7 @@
 //! [`SplitMix`]: backgammon_rules::SplitMix
 
 pub mod bench;
+pub mod cube_errors;
 pub mod duel;
 pub mod errors;
 pub mod gnubg;
