@@ -229,7 +229,54 @@ pub fn run(a: &CubeErrorsSettings, out: &mut impl Write) -> Result<(), CubeError
         out,
         "errors in thousandths of a point (cube 1) a decision, ± a 95% interval; agree: the judge's choice"
     )?;
-    report(out, &judged, &players, &keep)
+    report(out, &judged, &players, &keep)?;
+    chance_bias(out, &candidates, &judged, &keep)
+}
+
+/// How our 1-ply chances differ from gnubg 0-ply's on the decisions, per
+/// class: the mean difference of the win, gammon win and gammon loss
+/// chances (what moves a cube decision), in percentage points.
+fn chance_bias(
+    out: &mut impl Write,
+    candidates: &[(Board, CubeState)],
+    judged: &[Judged],
+    keep: &[usize],
+) -> Result<(), CubeErrorsError> {
+    let eval = player::shipped();
+    writeln!(
+        out,
+        "our 1-ply chances less gnubg 0-ply's (mean, points of %): win, gammon win, gammon loss"
+    )?;
+    for class in [PosClass::Contact, PosClass::Crashed, PosClass::Race] {
+        let idx: Vec<usize> = keep
+            .iter()
+            .copied()
+            .filter(|&i| judged[i].class == class)
+            .collect();
+        let mut sum = [0.0f64; 3];
+        let mut gammons = [0.0f64; 2];
+        for &i in &idx {
+            let ours = eval.evaluate(&candidates[i].0);
+            let theirs = judged[i].chances;
+            for (s, k) in sum.iter_mut().zip([0, 1, 3]) {
+                *s += (ours[k] - theirs[k]) as f64;
+            }
+            gammons[0] += ours[1] as f64;
+            gammons[1] += theirs[1] as f64;
+        }
+        let n = idx.len().max(1) as f64;
+        writeln!(
+            out,
+            "  {:8} {:+.1} {:+.1} {:+.1} (gammon win: ours {:.1}, gnubg's {:.1})",
+            class.name(),
+            100.0 * sum[0] / n,
+            100.0 * sum[1] / n,
+            100.0 * sum[2] / n,
+            100.0 * gammons[0] / n,
+            100.0 * gammons[1] / n
+        )?;
+    }
+    Ok(())
 }
 
 /// The choice a verdict makes (gnubg 0-ply's).
