@@ -16,7 +16,8 @@ pub struct CubeErrorsArgs {
     pub seed: u64,
     /// Take the positions from these money match records (`match --game
     /// backgammon --pgn`) instead of self-play: every turn where the
-    /// player on roll could double, with the cube as it was.
+    /// player on roll could double, with the cube as it was (6 a decision
+    /// wanted at most, spread evenly over the file).
     #[arg(long)]
     pub records: Option<PathBuf>,
     /// Our plies to judge, comma-separated.

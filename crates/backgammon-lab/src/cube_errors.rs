@@ -36,7 +36,8 @@ pub struct CubeErrorsSettings {
     /// Seed of the self-play games the positions come from.
     pub seed: u64,
     /// Take the positions from these money match records instead (the
-    /// positions where the player on roll could double).
+    /// positions where the player on roll could double, 6 a decision
+    /// wanted at most, spread evenly over the file).
     pub records: Option<PathBuf>,
     /// Our plies to judge (1 = the net's own chances).
     pub plies: Vec<u8>,
@@ -175,7 +176,7 @@ impl From<CubeDecision> for Choice {
 pub fn run(a: &CubeErrorsSettings, out: &mut impl Write) -> Result<(), CubeErrorsError> {
     let (candidates, origin) = match &a.records {
         Some(path) => (
-            record_positions(path)?,
+            spread(record_positions(path)?, 6 * a.decisions),
             format!("the records of {}", path.display()),
         ),
         None => (
@@ -443,6 +444,15 @@ fn record_positions(path: &Path) -> Result<Vec<(Board, CubeState)>, CubeErrorsEr
     Ok(all)
 }
 
+/// Up to `n` of `all`, spread evenly.
+fn spread<T: Copy>(all: Vec<T>, n: usize) -> Vec<T> {
+    if all.len() <= n {
+        return all;
+    }
+    let step = all.len() as f64 / n as f64;
+    (0..n).map(|k| all[(k as f64 * step) as usize]).collect()
+}
+
 /// The cube field of the judge's input line.
 fn cube_field(s: &CubeState) -> String {
     let owner = if s.owner == Owner::Centred { "c" } else { "m" };
@@ -582,5 +592,7 @@ mod tests {
         assert!(!all.is_empty());
         assert!(all.iter().all(|(b, _)| *b != Board::START));
         assert!(all.iter().all(|(_, s)| s.may_double() && s.away.is_none()));
+        assert_eq!(spread(vec![1, 2, 3, 4, 5, 6], 3), vec![1, 3, 5]);
+        assert_eq!(spread(vec![1, 2], 3), vec![1, 2]);
     }
 }
