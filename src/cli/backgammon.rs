@@ -42,6 +42,9 @@ pub enum BackgammonCommand {
     /// Our rollouts beside GNU Backgammon's on self-play positions of each
     /// class: mean absolute difference, bias, disagreements, speed.
     RolloutCheck(super::bgrollout::CheckArgs),
+    /// Cube decision error rate (double and take, by position class)
+    /// judged by GNU Backgammon 2-ply, beside GNU Backgammon 0-ply's.
+    CubeErrors(super::bgcube::CubeErrorsArgs),
 }
 
 /// Why a `backgammon` subcommand failed: the lab's error of each command,
@@ -66,6 +69,8 @@ pub enum BackgammonError {
     Rollout(#[from] backgammon_lab::rollout::RolloutReportError),
     #[error(transparent)]
     RolloutCheck(#[from] backgammon_lab::rollout_check::CheckError),
+    #[error(transparent)]
+    CubeErrors(#[from] backgammon_lab::cube_errors::CubeErrorsError),
 }
 
 /// Runs a `backgammon` subcommand; `Err` carries the message for stderr.
@@ -81,6 +86,7 @@ pub fn run(
         BackgammonCommand::Errors(a) => return Ok(super::bgerrors::run(a, out)),
         BackgammonCommand::Rollout(a) => return Ok(super::bgrollout::run(a, out)),
         BackgammonCommand::RolloutCheck(a) => return Ok(super::bgrollout::check(a, out)),
+        BackgammonCommand::CubeErrors(a) => return Ok(super::bgcube::run(a, out)),
         BackgammonCommand::Moves { position, dice } => {
             backgammon_lab::report::moves_report(&position, &dice)
         }

@@ -1,4 +1,4 @@
-//! `grasshopper backgammon moves`, `show` and `rollout`, as scripts run them.
+//! `grasshopper backgammon moves`, `show`, `rollout` and `cube-errors`, as scripts run them.
 
 use std::process::Command;
 
@@ -129,4 +129,46 @@ fn rollout_prints_a_table_and_a_finished_checkpoint_gives_it_again() {
     ]);
     assert_eq!(code, 2);
     assert!(err.contains("--dice") && err.contains("\"75\""), "{err}");
+}
+
+/// `backgammon cube-errors` end to end with GNU Backgammon as the judge:
+/// a few decisions from self-play and from the money fixture's records.
+#[test]
+fn cube_errors_judges_with_gnubg() {
+    let (code, out, err) = run(&[
+        "backgammon",
+        "cube-errors",
+        "--decisions",
+        "6",
+        "--plies",
+        "1",
+        "--judge-plies",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("6 cube decisions (of 36 positions) from seeded self-play"));
+    for row in [
+        "gnubg 0-ply",
+        "grasshopper 1-ply",
+        "our formulas on gnubg 0-ply's chances",
+    ] {
+        assert!(out.lines().any(|l| l == row), "{row}: {out}");
+    }
+    assert!(out.contains("  all      doubles    6 "), "{out}");
+    let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/backgammon-money.pgn");
+    let (code, out, err) = run(&[
+        "backgammon",
+        "cube-errors",
+        "--records",
+        fixture,
+        "--plies",
+        "1",
+        "--judge-plies",
+        "0",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("from the records of"), "{out}");
+    let (code, _, err) = run(&["backgammon", "cube-errors", "--jacoby", "maybe"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--jacoby"), "{err}");
 }

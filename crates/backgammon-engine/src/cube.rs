@@ -11,7 +11,7 @@
 //! match) holds a dead cube. The Crawford game has no cube; post-Crawford
 //! scores use the table's post-Crawford row.
 
-use crate::eval::Probs;
+use crate::eval::{Class, Probs};
 use std::sync::OnceLock;
 
 /// Who may turn the cube, from the side of the player the values are for.
@@ -161,14 +161,16 @@ impl CubeState {
     }
 }
 
-/// Cube efficiency: how live the cube is (Janowski's x). Contact
-/// positions 0.68; races from 0.6 (short) to 0.7 (long), by the pips of the
-/// player on roll.
-pub fn efficiency(race: bool, pips: u32) -> f64 {
-    if race {
-        0.6 + 0.1 * (pips.min(100) as f64 / 100.0)
-    } else {
-        0.68
+/// Cube efficiency: how live the cube is (Janowski's x), by the position's
+/// class as GNU Backgammon sets it (its `show cube efficiency`): contact
+/// (crashed included) 0.68; races 0.55 + pips / 800 of the player on roll,
+/// kept within 0.6 (40 pips or fewer) and 0.7 (120 or more); both sides
+/// home 0.6.
+pub fn efficiency(class: Class, pips: u32) -> f64 {
+    match class {
+        Class::Contact => 0.68,
+        Class::Race => (0.55 + 0.00125 * pips as f64).clamp(0.6, 0.7),
+        Class::Bearoff => 0.6,
     }
 }
 
@@ -220,12 +222,25 @@ fn level(state: &CubeState, p: &Probs, v: u32, gammons: bool) -> Level {
 
 /// Janowski's cubeful equity (normalised: ±1 a single game at the cube
 /// value), with win chance `p`, average win and loss values `w`, `l`,
-/// ownership and cube efficiency `x`.
+/// ownership and cube efficiency `x`: the mix by `x` of the dead cube's
+/// value and the fully live cube's ([`live`]).
 pub fn janowski(p: f64, w: f64, l: f64, owner: Owner, x: f64) -> f64 {
-    let dead = p * (w + l) - l;
-    if x <= 0.0 {
-        return dead;
-    }
+    x * live(p, w, l, owner) + (1.0 - x) * dead(p, w, l)
+}
+
+/// The dead cube's value: the cubeless equity.
+fn dead(p: f64, w: f64, l: f64) -> f64 {
+    p * (w + l) - l
+}
+
+/// The fully live cube's value (Janowski, "Take-points in money games",
+/// 1993): piecewise linear in `p` through (0, -L), the take point TP =
+/// (L - 1/2) / (W + L + 1/2) at -1 where the opponent can cash, the cash
+/// point CP = (L + 1) / (W + L + 1/2) at +1, and (1, W). A cube owned by
+/// the player on roll has no TP corner (the line runs from (0, -L) to the
+/// cash), one owned by the opponent no CP corner; past its owner's cash
+/// point a cube goes on to (1, W): the owner may play on for the gammon.
+pub fn live(p: f64, w: f64, l: f64, owner: Owner) -> f64 {
     let tp = ((l - 0.5) / (w + l + 0.5)).clamp(0.0, 1.0);
     let cp = ((l + 1.0) / (w + l + 0.5)).clamp(0.0, 1.0);
     let lerp = |x0: f64, y0: f64, x1: f64, y1: f64| {
@@ -235,32 +250,20 @@ pub fn janowski(p: f64, w: f64, l: f64, owner: Owner, x: f64) -> f64 {
             y0 + (y1 - y0) * (p - x0) / (x1 - x0)
         }
     };
-    let live = match owner {
-        Owner::Me => {
-            if p < cp {
-                lerp(0.0, -l, cp, 1.0)
-            } else {
-                1.0
-            }
-        }
-        Owner::Opponent => {
-            if p > tp {
-                lerp(tp, -1.0, 1.0, w)
-            } else {
-                -1.0
-            }
-        }
-        Owner::Centred => {
-            if p < tp {
-                lerp(0.0, -l, tp, -1.0)
-            } else if p < cp {
-                lerp(tp, -1.0, cp, 1.0)
-            } else {
-                lerp(cp, 1.0, 1.0, w)
-            }
-        }
+    // The corners of the line, from (0, -L) to (1, W).
+    let corners: &[(f64, f64)] = match owner {
+        Owner::Me => &[(cp, 1.0)],
+        Owner::Opponent => &[(tp, -1.0)],
+        Owner::Centred => &[(tp, -1.0), (cp, 1.0)],
     };
-    x * live + (1.0 - x) * dead
+    let mut from = (0.0, -l);
+    for &corner in corners.iter().chain([(1.0, w)].iter()) {
+        if p < corner.0 {
+            return lerp(from.0, from.1, corner.0, corner.1);
+        }
+        from = corner;
+    }
+    w
 }
 
 /// A cube decision's values, for the player on roll (points or MWC).
@@ -303,7 +306,7 @@ impl CubeDecision {
 
 /// Whether a cube owned by `owner` at value `v` is live: its owner could
 /// still gain by redoubling (money: always).
-fn live(state: &CubeState, owner: Owner, v: u32) -> bool {
+fn cube_is_live(state: &CubeState, owner: Owner, v: u32) -> bool {
     match (state.away, owner) {
         (None, _) => true,
         (Some(_), _) if state.crawford => false,
@@ -315,13 +318,34 @@ fn live(state: &CubeState, owner: Owner, v: u32) -> bool {
 
 /// The cubeful value (points or MWC) of a position with cubeless chances
 /// `p` for the player on roll, cube as `state` says, efficiency `x`.
+///
+/// Under the Jacoby rule with the cube centred, gammons count nothing
+/// while the cube stays there (the dead cube's part), but they count once
+/// it is turned, which the live cube's part supposes it will be: its W and
+/// L keep the gammons (as GNU Backgammon's money evaluation does). Past
+/// either side's cash point the centred cube's value is the cash, ±1: no
+/// playing on for a gammon that would not count.
 pub fn cubeful_value(state: &CubeState, p: &Probs, x: f64) -> f64 {
     let v = state.cube;
     let jacoby_dead = state.away.is_none() && state.jacoby && state.owner == Owner::Centred;
-    let lv = level(state, p, v, !jacoby_dead);
-    let x = if live(state, state.owner, v) { x } else { 0.0 };
-    let e = janowski(p[0] as f64, lv.w, lv.l, state.owner, x);
-    0.5 * (lv.win + lv.loss) + 0.5 * (lv.win - lv.loss) * e
+    let with_gammons = level(state, p, v, true);
+    let dead_level = if jacoby_dead {
+        level(state, p, v, false)
+    } else {
+        with_gammons
+    };
+    let x = if cube_is_live(state, state.owner, v) {
+        x
+    } else {
+        0.0
+    };
+    let p0 = p[0] as f64;
+    let mut live_value = live(p0, with_gammons.w, with_gammons.l, state.owner);
+    if jacoby_dead {
+        live_value = live_value.clamp(-1.0, 1.0);
+    }
+    let e = x * live_value + (1.0 - x) * dead(p0, dead_level.w, dead_level.l);
+    0.5 * (with_gammons.win + with_gammons.loss) + 0.5 * (with_gammons.win - with_gammons.loss) * e
 }
 
 /// The cube decision of the player on roll with cubeless chances `p`.
@@ -419,5 +443,67 @@ mod tests {
             ..s
         };
         assert!(!c.may_double());
+    }
+    #[test]
+    fn live_cube_lines_go_on_past_the_window() {
+        // Janowski's live cube owned by the player on roll, past the cash
+        // point (2/3 here: W 1.5, L 1): playing on is worth the line from
+        // (CP, 1) to (1, W), not the cash alone (1.35 at 90%).
+        assert!((janowski(0.9, 1.5, 1.0, Owner::Me, 1.0) - 1.35).abs() < 1e-9);
+        // Owned by the opponent, below the take point (1/3: W 1, L 1.5):
+        // the line from (0, -L) to (TP, -1), -1.35 at 10%.
+        assert!((janowski(0.1, 1.0, 1.5, Owner::Opponent, 1.0) + 1.35).abs() < 1e-9);
+    }
+
+    #[test]
+    fn take_and_double_points_without_gammons() {
+        let s = CubeState::money(false);
+        let at = |p: f32, x: f64| decide(&s, &probs(p, 0.0, 0.0), x);
+        // Dead cube: double above 50%, take up to 25% (doubler's 75%).
+        assert!(!at(0.49, 0.0).double() && at(0.51, 0.0).double());
+        assert!(at(0.74, 0.0).take() && !at(0.76, 0.0).take());
+        // Fully live cube: take up to 20%; doubling gains nothing before
+        // the cash point, 80% (no market to lose), where it cashes 1.
+        assert!(at(0.79, 1.0).take() && !at(0.81, 1.0).take());
+        assert!(!at(0.78, 1.0).double() && !at(0.7, 1.0).double());
+        assert!((at(0.85, 1.0).optimal() - 1.0).abs() < 1e-9);
+        // Between them, the drop point of a centred cube at efficiency x:
+        // the double/take value 2 (x (2.5 p - 1.5) + (1 - x) (2 p - 1))
+        // reaches the cash, 1, at p = (1.5 + 0.5 x) / (2 + 0.5 x): 78.6%
+        // at x = 0.68.
+        let x = 0.68;
+        let drop = (1.5 + 0.5 * x) / (2.0 + 0.5 * x);
+        assert!(at(drop as f32 - 1e-3, x).take() && !at(drop as f32 + 1e-3, x).take());
+    }
+
+    #[test]
+    fn jacoby_counts_gammons_once_the_cube_is_live() {
+        // Cube centred under the Jacoby rule: gammons do not count in the
+        // dead-cube part (2p - 1 = 0.2), but the live cube part counts them
+        // (they count once the cube turns): W 4/3, L 1.25, TP 0.2432, CP
+        // 0.7297, live -1 + 2 (0.6 - TP) / (CP - TP) = 0.4667;
+        // 0.68 * 0.4667 + 0.32 * 0.2 = 0.3813 (gnubg 0-ply gives this).
+        let s = CubeState::money(true);
+        let v = cubeful_value(&s, &probs(0.6, 0.2, 0.1), 0.68);
+        assert!((v - 0.38133).abs() < 1e-4, "{v}");
+        // Past the cash point (0.7297), the Jacoby rule's centred cube is
+        // worth the cash, 1, not a gammon that would not count: 90% with
+        // half of the wins gammons, 0.68 * 1 + 0.32 * 0.8 = 0.936 (and
+        // more without the rule: too good to double).
+        let v = cubeful_value(&s, &probs(0.9, 0.45, 0.0), 0.68);
+        assert!((v - 0.936).abs() < 1e-4, "{v}");
+        let v = cubeful_value(&CubeState::money(false), &probs(0.9, 0.45, 0.0), 0.68);
+        assert!(v > 1.2, "{v}");
+    }
+
+    #[test]
+    fn efficiency_by_class_and_pips_as_gnubg() {
+        assert_eq!(efficiency(Class::Contact, 160), 0.68);
+        // Races: 0.55 + pips / 800, from 0.6 (40 pips) to 0.7 (120).
+        assert!((efficiency(Class::Race, 60) - 0.625).abs() < 1e-12);
+        assert!((efficiency(Class::Race, 30) - 0.6).abs() < 1e-12);
+        assert!((efficiency(Class::Race, 150) - 0.7).abs() < 1e-12);
+        // Both sides home (gnubg's one-sided bear-off class): 0.6.
+        assert_eq!(efficiency(Class::Bearoff, 50), 0.6);
     }
 }

@@ -42,6 +42,13 @@ pub const ROLLOUT: Script = Script {
     text: include_str!("../scripts/rollout.py"),
 };
 
+/// Gives each position's class, 0-ply chances and cubeful cube verdicts
+/// at 0-ply and at the judge's plies (`backgammon cube-errors`).
+pub const CUBE_JUDGE: Script = Script {
+    name: "cube_judge.py",
+    text: include_str!("../scripts/cube_judge.py"),
+};
+
 /// One run of a script.
 #[derive(Clone, Debug, Default)]
 pub struct Job<'a> {

@@ -3,8 +3,9 @@
 //! matches ([`duel`], between the players named in [`players`]), the speed
 //! figures ([`bench`]), the seeded self-play they sample positions from
 //! ([`selfplay`]), GNU Backgammon as a judge and a yardstick ([`gnubg`],
-//! [`errors`]), what `backgammon moves` and `backgammon show` print
-//! ([`report`]), and `backgammon rollout`'s table ([`rollout`]). The command line is a thin layer over these functions.
+//! [`errors`], [`cube_errors`]), what `backgammon moves` and `backgammon show`
+//! print ([`report`]), and `backgammon rollout`'s table ([`rollout`]). The
+//! command line is a thin layer over these functions.
 //!
 //! Every random draw comes from the rules crate's seeded [`SplitMix`]
 //! (`backgammon_rules::SplitMix`), so a seed repeats a run exactly and a
@@ -13,6 +14,7 @@
 //! [`SplitMix`]: backgammon_rules::SplitMix
 
 pub mod bench;
+pub mod cube_errors;
 pub mod duel;
 pub mod errors;
 pub mod gnubg;
