@@ -597,20 +597,19 @@ fn result_text(
     _seats: &[Seat; 2],
     s: &BgSession,
 ) -> String {
-    let how = match ending {
-        backgammon_rules::Ending::Dropped => format!("{} drops", winner.opposite().capitalised()),
-        backgammon_rules::Ending::Resigned => format!("{} resigns", winner.opposite().capitalised()),
-        backgammon_rules::Ending::BorneOff => match kind {
-            WinKind::Single => "a single game".to_string(),
-            WinKind::Gammon => "a gammon".to_string(),
-            WinKind::Backgammon => "a backgammon".to_string(),
-        },
-    };
-    format!(
-        "{} wins {how}: {}",
-        s.who(winner),
-        plural(points as usize, "point")
-    )
+    let points = plural(points as usize, "point");
+    let loser = winner.opposite().capitalised();
+    match ending {
+        backgammon_rules::Ending::Dropped => {
+            format!("{} wins {points}: {loser} drops the double", s.who(winner))
+        }
+        backgammon_rules::Ending::Resigned => {
+            format!("{} wins {points}: {loser} resigns", s.who(winner))
+        }
+        backgammon_rules::Ending::BorneOff => {
+            format!("{} wins a {}: {points}", s.who(winner), kind.name())
+        }
+    }
 }
 
 /// The checkers for the page: per colour, 26 counts in that colour's own

@@ -149,8 +149,8 @@ function draw() {
   const next = moving ? nextSteps() : new Map();
   const targets = moving && ui.selected !== null ? (next.get(ui.selected) || []) : [];
   el("rect", { x: 0, y: 0, width: W, height: H, class: "frame" }, svg);
-  el("rect", { x: LEFT_X, y: TOP - 16, width: 580, height: BOTTOM - TOP + 32, class: "felt" }, svg);
-  el("rect", { x: X(BAR_X + (ui.flipped ? BAR_W : 0)), y: TOP - 16, width: BAR_W, height: BOTTOM - TOP + 32, class: "bar" }, svg);
+  el("rect", { x: LEFT_X, y: TOP, width: 580, height: BOTTOM - TOP, class: "felt" }, svg);
+  el("rect", { x: X(BAR_X + (ui.flipped ? BAR_W : 0)), y: TOP, width: BAR_W, height: BOTTOM - TOP, class: "bar" }, svg);
   for (let d = 1; d <= 24; d++) {
     const g = el("g", { id: "bg-p-" + d, role: "button", tabindex: "0" }, svg);
     const x = X(pointX(d) + (ui.flipped ? COL : 0));
@@ -158,7 +158,7 @@ function draw() {
     const y0 = top ? TOP : BOTTOM;
     const tip = top ? TOP + TRI : BOTTOM - TRI;
     el("polygon", { points: `${x},${y0} ${x + COL},${y0} ${x + COL / 2},${tip}`, class: "tri " + (d % 2 ? "dark" : "light") }, g);
-    text(g, x + COL / 2, top ? TOP - 8 : BOTTOM + 9, String(d), "num");
+    text(g, x + COL / 2, top ? TOP - 12 : BOTTOM + 14, String(d), "num");
     const color = c.white[d] > 0 ? "white" : c.black[25 - d] > 0 ? "black" : null;
     const n = color === "white" ? c.white[d] : color === "black" ? c.black[25 - d] : 0;
     if (n) stack(g, color, x + COL / 2, y0, n, !top);
@@ -302,6 +302,7 @@ function render() {
   log.scrollTop = log.scrollHeight;
   $("position").value = s.position;
   if (s.error) say(s.error, "error");
+  else if (!due.side) say("");
   else if (due.kind === "take" && human) say(who(due.side === "white" ? "black" : "white") + " doubles to " + 2 * s.cube.value + ": take or drop?", "hint");
   else if (moving && ui.chosen.length === 0) say("Click a checker, then its target (a checker with one move goes at once).", "hint");
 }
