@@ -141,6 +141,45 @@ fn play_out(b: &Browser, drop_redoubles: bool) -> (Value, usize, usize, bool) {
     }
 }
 
+/// The page's .mat link, fetched, is a file GNU Backgammon imports and
+/// writes back unchanged (when gnubg is installed, as in CI).
+fn gnubg_reads_the_mat(b: &Browser) {
+    assert!(b.find("#bg-download:not([hidden])").is_some());
+    let mat = b.script(
+        "return fetch(document.getElementById('bg-download').href).then((r) => r.text());",
+        json!([]),
+    );
+    let mat = mat.as_str().expect("the .mat text").to_string();
+    assert!(mat.contains(" 3 point match"), "{mat}");
+    let gnubg = std::path::Path::new("/usr/games/gnubg");
+    if !gnubg.exists() {
+        eprintln!("no GNU Backgammon: its import of the .mat is not checked");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("board-mat-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("board.mat");
+    std::fs::write(&file, &mat).unwrap();
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/gnubg-mat-dump.py");
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "exec 3>&1 >/dev/null </dev/null; exec {} -t -q -p {}",
+            gnubg.display(),
+            script.display()
+        ))
+        .env("MAT_FILES", file.display().to_string())
+        .env("REEXPORT_SUFFIX", ".gnubg")
+        .output()
+        .unwrap();
+    let lines = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(out.status.success() && !lines.contains("\"error\""), "{lines}");
+    let again = std::fs::read_to_string(dir.join("board.mat.gnubg")).unwrap();
+    let body = |t: &str| t.lines().filter(|l| !l.starts_with(';')).collect::<Vec<_>>().join("\n");
+    assert_eq!(body(&again), body(&mat), "GNU Backgammon writes the match back unchanged");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 fn no_sideways_scroll(b: &Browser) {
     let wide = b.script(
         "return document.documentElement.scrollWidth <= window.innerWidth;",
@@ -217,6 +256,7 @@ fn a_three_point_match_with_the_cube_by_clicks_at_phone_size() {
     let banner = b.text("#banner");
     assert!(banner.contains("wins the match"), "{banner}");
     no_sideways_scroll(&b);
+    gnubg_reads_the_mat(&b);
     eprintln!(
         "3-point match by clicks: {turns} moves of the person, {cube} cube actions, games {games:?}, score {}, {:?}",
         end["score"],

@@ -9,7 +9,9 @@
 use crate::engine::{self, Ended, Permits, Process};
 use crate::session::{plural, ApiError, Seat};
 use backgammon_rules::{Board, Decision, Dice, Point, Side as BoardSide, WinKind};
-use match_backgammon::{side_of, Due, Setup, Table, Turn};
+use match_backgammon::{mat, side_of, Backgammon, Due, Setup, Table, Turn};
+use match_runner::records::today;
+use match_runner::{GameRecord, Termination};
 use match_runner::{EngineSpec, Proto, Side};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -487,6 +489,40 @@ impl BgSession {
         self.after_action();
         self.pass_if_forced();
         Ok(())
+    }
+
+    /// The match (or money game) as a GNU Backgammon `.mat` file, once it is over.
+    pub fn mat(&mut self) -> Result<String, ApiError> {
+        let Due::Over(result) = self.table.due() else {
+            return Err(ApiError::new(
+                409,
+                "the .mat file is offered once the match (or money game) is over",
+            ));
+        };
+        let name = |side: Side| match self.seats[side.index()] {
+            Seat::Human => "You".to_string(),
+            Seat::Engine => self
+                .engine_names
+                .get(self.engine)
+                .cloned()
+                .unwrap_or_else(|| "engine".into()),
+        };
+        let record = GameRecord::<Backgammon> {
+            event: "grasshopper board".into(),
+            date: today(),
+            pair: 0,
+            game: 1,
+            white: name(Side::White),
+            black: name(Side::Black),
+            opening: self.setup,
+            tc: "-".into(),
+            result,
+            termination: Termination::Normal,
+            detail: None,
+            moves: self.table.turns().to_vec(),
+            notes: Vec::new(),
+        };
+        mat::write(&record).map_err(|e| ApiError::new(500, format!("the match does not replay: {e}")))
     }
 
     /// The game for the page.

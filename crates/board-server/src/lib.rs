@@ -115,7 +115,8 @@ impl Config {
 trait Hosted: Send + Sync {
     fn state(&self) -> Value;
     fn act(&self, action: &str, body: &Value, ctx: &EngineContext) -> Result<Value, ApiError>;
-    fn record(&self) -> Result<String, ApiError>;
+    /// The record to download and its file name's extension.
+    fn record(&self) -> Result<(String, &'static str), ApiError>;
     fn idle_for(&self) -> Duration;
     /// The version of the game and what to keep on disk.
     fn saved(&self) -> (u64, Value);
@@ -179,10 +180,10 @@ impl<G: BoardGame> Hosted for Shared<G> {
         Ok(self.lock().state())
     }
 
-    fn record(&self) -> Result<String, ApiError> {
+    fn record(&self) -> Result<(String, &'static str), ApiError> {
         let mut s = self.lock();
         s.touch();
-        s.record()
+        Ok((s.record()?, "pgn"))
     }
 
     fn idle_for(&self) -> Duration {
@@ -219,8 +220,10 @@ impl Hosted for BgShared {
         Ok(self.lock().state())
     }
 
-    fn record(&self) -> Result<String, ApiError> {
-        Err(ApiError::new(404, "a backgammon game has no record download yet"))
+    fn record(&self) -> Result<(String, &'static str), ApiError> {
+        let mut s = self.lock();
+        s.touch();
+        Ok((s.mat()?, "mat"))
     }
 
     fn idle_for(&self) -> Duration {
@@ -764,11 +767,11 @@ impl App {
                 Ok(Response::new(204, "text/plain", ""))
             }
             ("GET", ["games", id, "record"]) => {
-                let text = self.game(id, owner)?.record()?;
+                let (text, ext) = self.game(id, owner)?.record()?;
                 Ok(
                     Response::new(200, "text/plain; charset=utf-8", text).with_header(
                         "Content-Disposition",
-                        format!("attachment; filename=\"grasshopper-{id}.pgn\""),
+                        format!("attachment; filename=\"grasshopper-{id}.{ext}\""),
                     ),
                 )
             }

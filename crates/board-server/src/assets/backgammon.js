@@ -282,6 +282,8 @@ function render() {
   $("bg-undo").hidden = !(moving && ui.chosen.length > 0);
   const bothEngines = s.seats.white === "engine" && s.seats.black === "engine";
   $("bg-next").hidden = !(due.kind === "game_over" && !bothEngines);
+  $("bg-download").hidden = due.kind !== "over";
+  $("bg-download").href = "/api/games/" + s.id + "/record";
   const banner = $("banner");
   if (due.kind === "game_over" || due.kind === "over") {
     let msg = s.result ? s.result.text : "";
