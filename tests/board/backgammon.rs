@@ -173,10 +173,22 @@ fn gnubg_reads_the_mat(b: &Browser) {
         .output()
         .unwrap();
     let lines = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(out.status.success() && !lines.contains("\"error\""), "{lines}");
+    assert!(
+        out.status.success() && !lines.contains("\"error\""),
+        "{lines}"
+    );
     let again = std::fs::read_to_string(dir.join("board.mat.gnubg")).unwrap();
-    let body = |t: &str| t.lines().filter(|l| !l.starts_with(';')).collect::<Vec<_>>().join("\n");
-    assert_eq!(body(&again), body(&mat), "GNU Backgammon writes the match back unchanged");
+    let body = |t: &str| {
+        t.lines()
+            .filter(|l| !l.starts_with(';'))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(
+        body(&again),
+        body(&mat),
+        "GNU Backgammon writes the match back unchanged"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -199,7 +211,12 @@ fn a_money_game_by_clicks_to_the_end_at_desktop_size() {
     assert_eq!(s["game"], json!("backgammon"));
     assert_eq!(s["length"], json!(0));
     // Bar, trays, pip counts and the cube are drawn.
-    for css in ["#bg-bar-white", "#bg-off-white", "#bg-off-black", "#bg-cube"] {
+    for css in [
+        "#bg-bar-white",
+        "#bg-off-white",
+        "#bg-off-black",
+        "#bg-cube",
+    ] {
         assert!(b.find(css).is_some(), "{css}");
     }
     assert!(b.text("#score").contains("pips: White"));
@@ -242,14 +259,19 @@ fn a_three_point_match_with_the_cube_by_clicks_at_phone_size() {
         b.screenshot(&dir.join("backgammon-phone.png"));
     }
     let (end, turns, cube, crawford) = play_out(&b, true);
-    let winner = end["match_winner"].as_str().expect("the match has a winner");
+    let winner = end["match_winner"]
+        .as_str()
+        .expect("the match has a winner");
     assert!(end["score"][winner].as_u64().unwrap() >= 3, "{end}");
     assert!(cube >= 1, "the cube was used");
     let games: Vec<&str> = end["log"]
         .as_array()
         .unwrap()
         .iter()
-        .filter_map(|l| l.as_str().filter(|l| l.contains(" wins ") && l.contains("point")))
+        .filter_map(|l| {
+            l.as_str()
+                .filter(|l| l.contains(" wins ") && l.contains("point"))
+        })
         .collect();
     assert!(games.len() >= 2, "more than one game: {games:?}");
     assert!(crawford, "a Crawford game was played");
@@ -284,7 +306,11 @@ fn the_dice_are_the_servers_and_engines_are_offered_by_game() {
     let (one, two) = (first(), first());
     assert_eq!(one.0, two.0);
     assert_ne!(one.1, two.1);
-    let r = http::post(a, "/api/games", &json!({"game": "backgammon", "dice": [6, 6]}));
+    let r = http::post(
+        a,
+        "/api/games",
+        &json!({"game": "backgammon", "dice": [6, 6]}),
+    );
     assert_eq!(r.status, 400, "{}", r.body);
     // A UBGI engine plays backgammon only: it is not sent Grasshopper.
     let r = http::post(a, "/api/games", &json!({"game": "grasshopper"}));
@@ -293,7 +319,44 @@ fn the_dice_are_the_servers_and_engines_are_offered_by_game() {
     // An illegal move is refused with the rules' reason.
     let s = http::post(a, "/api/games", &people).json();
     let id = s["id"].as_str().unwrap();
-    let r = http::post(a, &format!("/api/games/{id}/move"), &json!({"move": "24/1"}));
+    let r = http::post(
+        a,
+        &format!("/api/games/{id}/move"),
+        &json!({"move": "24/1"}),
+    );
     assert_eq!(r.status, 422, "{}", r.body);
     assert!(r.body.contains("illegal move"), "{}", r.body);
+}
+
+#[test]
+fn a_backgammon_game_is_kept_on_disk_and_opens_again_after_a_restart() {
+    let dir = std::env::temp_dir().join(format!("board-bg-keep-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let cmd = format!("cmd={BIN}");
+    let args = ["--seed", "8", "--engine", &cmd, "proto=ubgi"];
+    let (id, before) = {
+        let server = Served::start_in(&dir, &args);
+        let a = server.addr.as_str();
+        let people = json!({"game": "backgammon", "length": 5, "white": "human", "black": "human"});
+        let s = http::post(a, "/api/games", &people).json();
+        let id = s["id"].as_str().unwrap().to_string();
+        let text = s["legal"][0]["text"].as_str().unwrap().to_string();
+        let r = http::post(
+            a,
+            &format!("/api/games/{id}/move"),
+            &json!({ "move": text }),
+        );
+        assert_eq!(r.status, 200, "{}", r.body);
+        // The next player doubles: an action in the middle of a turn.
+        let r = http::post(a, &format!("/api/games/{id}/double"), &json!({}));
+        assert_eq!(r.status, 200, "{}", r.body);
+        (id, r.json())
+    };
+    let server = Served::start_in(&dir, &args);
+    let after = http::get(&server.addr, &format!("/api/games/{id}")).json();
+    for key in ["position", "due", "cube", "score", "log", "version"] {
+        assert_eq!(after[key], before[key], "{key}");
+    }
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -11,8 +11,8 @@ use crate::session::{plural, ApiError, Seat};
 use backgammon_rules::{Board, Decision, Dice, Point, Side as BoardSide, WinKind};
 use match_backgammon::{mat, side_of, Backgammon, Due, Setup, Table, Turn};
 use match_runner::records::today;
-use match_runner::{GameRecord, Termination};
 use match_runner::{EngineSpec, Proto, Side};
+use match_runner::{GameRecord, Termination};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::sync::atomic::AtomicBool;
@@ -314,7 +314,10 @@ impl BgSession {
     fn after_action(&mut self) {
         let game = self.table.game();
         if let Some(r) = game.result() {
-            if matches!(game.decision(), Decision::GameOver(_) | Decision::MatchOver { .. }) {
+            if matches!(
+                game.decision(),
+                Decision::GameOver(_) | Decision::MatchOver { .. }
+            ) {
                 let text = result_text(
                     side_of(r.winner),
                     r.kind,
@@ -410,7 +413,11 @@ impl BgSession {
     }
 
     /// The engine's next decision: the lines to send, the `go` and its reply word.
-    fn engine_job(&mut self, ctx_timeout: Duration, budget: Duration) -> Result<engine::Job, ApiError> {
+    fn engine_job(
+        &mut self,
+        ctx_timeout: Duration,
+        budget: Duration,
+    ) -> Result<engine::Job, ApiError> {
         if self.thinking {
             return Err(ApiError::new(409, "the engine is already deciding"));
         }
@@ -482,7 +489,12 @@ impl BgSession {
                 self.rolled = false;
                 format!("{who} rolls {dice}: {}", board.move_text(&played))
             }
-            _ => return Err(format!("the engine answered \"{reply} {text}\" to {}", phase_text(phase))),
+            _ => {
+                return Err(format!(
+                    "the engine answered \"{reply} {text}\" to {}",
+                    phase_text(phase)
+                ))
+            }
         };
         self.last_engine = Some(said.clone());
         self.log.push(said);
@@ -522,7 +534,8 @@ impl BgSession {
             moves: self.table.turns().to_vec(),
             notes: Vec::new(),
         };
-        mat::write(&record).map_err(|e| ApiError::new(500, format!("the match does not replay: {e}")))
+        mat::write(&record)
+            .map_err(|e| ApiError::new(500, format!("the match does not replay: {e}")))
     }
 
     /// The game for the page.
@@ -546,7 +559,10 @@ impl BgSession {
                 } else {
                     Value::Null
                 };
-                (json!({ "kind": "move", "side": word(s), "dice": [a, b] }), legal)
+                (
+                    json!({ "kind": "move", "side": word(s), "dice": [a, b] }),
+                    legal,
+                )
             }
             Phase::GameOver => (json!({ "kind": "game_over" }), Value::Null),
             Phase::Over => (json!({ "kind": "over" }), Value::Null),
@@ -695,7 +711,14 @@ fn paths(board: &Board, dice: Dice) -> Vec<Value> {
     }
     let mut found: Vec<Vec<(u8, u8)>> = Vec::new();
     let mut path = Vec::new();
-    walk(&mut mine, &mut theirs, &dice_left, want, &mut path, &mut found);
+    walk(
+        &mut mine,
+        &mut theirs,
+        &dice_left,
+        want,
+        &mut path,
+        &mut found,
+    );
     let mut out = Vec::new();
     for steps in found {
         let m = backgammon_rules::Move::new(
@@ -751,7 +774,12 @@ fn walk(
             continue;
         }
         tried.push(d);
-        let rest: Vec<u8> = dice.iter().enumerate().filter(|&(j, _)| j != k).map(|(_, &x)| x).collect();
+        let rest: Vec<u8> = dice
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != k)
+            .map(|(_, &x)| x)
+            .collect();
         for from in (1..=25u8).rev() {
             if mine[from as usize] == 0 || (mine[25] > 0 && from != 25) {
                 continue;
@@ -868,3 +896,64 @@ impl BgSession {
     }
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(board: &Board, dice: &str) -> Vec<String> {
+        paths(board, dice.parse().unwrap())
+            .iter()
+            .map(|p| p["text"].as_str().unwrap().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn every_order_of_the_steps_of_a_legal_move_is_listed_and_nothing_else() {
+        let start = Board::START;
+        let t = texts(&start, "64");
+        // One checker all the way, by either die first.
+        assert!(t.contains(&"24/18 18/14".to_string()), "{t:?}");
+        assert!(t.contains(&"24/20 20/14".to_string()), "{t:?}");
+        // Two checkers, in either order.
+        assert!(t.contains(&"13/7 13/9".to_string()) && t.contains(&"13/9 13/7".to_string()));
+        // Each is a legal move the rules read back.
+        let dice: Dice = "64".parse().unwrap();
+        for text in &t {
+            start
+                .play_text(dice, text)
+                .unwrap_or_else(|e| panic!("{text}: {e}"));
+        }
+        // 6-5: the 5 from 24 lands on Black's 6-point (our 19): never offered.
+        let t = texts(&start, "65");
+        assert!(t.contains(&"24/18 18/13".to_string()), "{t:?}");
+        assert!(!t.iter().any(|p| p.contains("/19")), "{t:?}");
+        // 6-6: four steps each.
+        let sixes = texts(&start, "66");
+        assert!(
+            !sixes.is_empty() && sixes.iter().all(|p| p.split(' ').count() == 4),
+            "{sixes:?}"
+        );
+        // Doubles have many orders, but few enough to send (245 for 1-1).
+        assert!(texts(&start, "11").len() < 1000);
+    }
+
+    #[test]
+    fn a_checker_on_the_bar_enters_first_and_no_move_lists_nothing() {
+        // The player on roll has a checker on the bar; Black's home board
+        // holds points 1 and 2 (from the mover's side: 24 and 23).
+        let mut mine = [0u8; 25];
+        mine[24] = 1; // the bar
+        mine[5] = 14; // the 6-point
+        let mut theirs = [0u8; 25];
+        theirs[0] = 8; // their 1-point = our 24
+        theirs[1] = 7; // their 2-point = our 23
+        let board = Board::from_counts(&mine, &theirs).unwrap();
+        let t = texts(&board, "31");
+        assert!(
+            !t.is_empty() && t.iter().all(|p| p.starts_with("bar/")),
+            "{t:?}"
+        );
+        // Both entry points closed by 1-2: no move at all.
+        assert!(texts(&board, "21").is_empty());
+    }
+}

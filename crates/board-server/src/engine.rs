@@ -263,7 +263,12 @@ pub fn search(
     match conversation::ask(e, &question, &mut on_info) {
         Ok(reply) => {
             let word = reply.line.split_whitespace().nth(1).unwrap_or("");
-            let text = reply.line.split_whitespace().skip(1).collect::<Vec<_>>().join(" ");
+            let text = reply
+                .line
+                .split_whitespace()
+                .skip(1)
+                .collect::<Vec<_>>()
+                .join(" ");
             let ms = reply.elapsed.as_millis();
             let note = match reply.info.is_empty() {
                 true => format!("{ms}ms"),

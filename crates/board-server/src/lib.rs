@@ -173,6 +173,14 @@ impl<G: BoardGame> Hosted for Shared<G> {
                         "a game's kind, size, position and record are set by a new game",
                     ));
                 }
+                if let Some(e) = s.engine.and_then(|i| ctx.engines.get(i)) {
+                    if backgammon::is_ubgi(e) {
+                        return Err(ApiError::new(
+                            400,
+                            format!("engine {} speaks UBGI and plays backgammon only", e.name),
+                        ));
+                    }
+                }
                 self.lock().apply(&s)?;
             }
             _ => return Err(ApiError::new(404, format!("no action \"{action}\""))),
@@ -518,7 +526,10 @@ impl App {
         let engines = &self.config.engines;
         let index = match s.engine {
             Some(i) => i,
-            None => engines.iter().position(|e| !backgammon::is_ubgi(e)).unwrap_or(0),
+            None => engines
+                .iter()
+                .position(|e| !backgammon::is_ubgi(e))
+                .unwrap_or(0),
         };
         if engines.get(index).is_some_and(backgammon::is_ubgi) {
             return Err(ApiError::new(
@@ -544,8 +555,8 @@ impl App {
             "grasshopper" => {
                 let s: Settings = serde_json::from_value(body.clone())
                     .map_err(|e| ApiError::new(400, format!("bad new game: {e}")))?;
-                let wants_engine = s.white == Some(session::Seat::Engine)
-                    || s.black != Some(session::Seat::Human);
+                let wants_engine =
+                    s.white == Some(session::Seat::Engine) || s.black != Some(session::Seat::Human);
                 let s = match (self.grasshopper_settings(s), wants_engine) {
                     (Ok(s), _) => s,
                     (Err(e), true) => return Err(e),
