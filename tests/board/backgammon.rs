@@ -223,6 +223,15 @@ fn a_money_game_by_clicks_to_the_end_at_desktop_size() {
     if let Some(dir) = screenshots() {
         b.screenshot(&dir.join("backgammon-desktop.png"));
     }
+    // A hint: the engine's advice for the person's decision, nothing played.
+    let version = state(&b)["version"].clone();
+    b.click_css("#bg-hint");
+    let advice = b.wait("the hint", PATIENCE, || {
+        let m = b.text("#message");
+        m.starts_with("The engine would").then_some(m)
+    });
+    assert_eq!(state(&b)["version"], version, "{advice}");
+    assert!(state(&b)["log"].as_array().unwrap().len() == 1);
     let (end, turns, cube, _) = play_out(&b, false);
     let result = &end["result"];
     let points = result["points"].as_u64().unwrap();

@@ -99,6 +99,8 @@ pub struct BgSession {
     log: Vec<String>,
     /// The engine's last action, for the page to show.
     last_engine: Option<String>,
+    /// The engine's advice for a person, and the version it is for.
+    hint: Option<(u64, String)>,
     error: Option<String>,
     last_seen: Instant,
     version: u64,
@@ -163,6 +165,7 @@ impl BgSession {
             stop: Arc::new(AtomicBool::new(false)),
             log: Vec::new(),
             last_engine: None,
+            hint: None,
             error: None,
             last_seen: Instant::now(),
             version: 1,
@@ -201,6 +204,7 @@ impl BgSession {
             stop: Arc::new(AtomicBool::new(false)),
             log: saved.log,
             last_engine: None,
+            hint: None,
             error: None,
             last_seen: Instant::now(),
             version: saved.version,
@@ -412,11 +416,13 @@ impl BgSession {
         Ok(())
     }
 
-    /// The engine's next decision: the lines to send, the `go` and its reply word.
+    /// The engine's next decision: the lines to send, the `go` and its
+    /// reply word. `hint`: the decision is a person's, the answer advice.
     fn engine_job(
         &mut self,
         ctx_timeout: Duration,
         budget: Duration,
+        hint: bool,
     ) -> Result<engine::Job, ApiError> {
         if self.thinking {
             return Err(ApiError::new(409, "the engine is already deciding"));
@@ -425,8 +431,10 @@ impl BgSession {
         let side = phase
             .side()
             .ok_or_else(|| ApiError::new(409, "the game is over"))?;
-        if self.seats[side.index()] != Seat::Engine {
-            return Err(ApiError::new(409, "it is a person's decision"));
+        match (self.seats[side.index()], hint) {
+            (Seat::Human, false) => return Err(ApiError::new(409, "it is a person's decision")),
+            (Seat::Engine, true) => return Err(ApiError::new(409, "a hint is for a person")),
+            _ => {}
         }
         let mut setup = vec![format!("position gnubgid {}", self.table.game().gnubg_id())];
         let (go, reply) = match phase {
@@ -451,6 +459,25 @@ impl BgSession {
             timeout: ctx_timeout,
             stop: Arc::clone(&self.stop),
         })
+    }
+
+    /// The engine's answer as advice for the person, checked by the rules.
+    fn hint_answer(&mut self, reply: &str, text: &str) -> Result<(), String> {
+        let advice = match (reply, text, self.phase()) {
+            ("bestcube", "double", Phase::Cube(_)) => "double".to_string(),
+            ("bestcube", "nodouble", Phase::Cube(_)) => "no double: roll".to_string(),
+            ("besttake", "take" | "drop", Phase::Take(_)) => text.to_string(),
+            ("bestmove", m, Phase::Move(_, dice)) => {
+                let board = *self.table.game().board();
+                let (played, _) = board
+                    .play_text(dice, m)
+                    .map_err(|e| format!("the engine's move \"{m}\" with {dice}: {e}"))?;
+                board.move_text(&played)
+            }
+            _ => return Err(format!("the engine answered \"{reply} {text}\"")),
+        };
+        self.hint = Some((self.version, format!("The engine would {advice}")));
+        Ok(())
     }
 
     /// Plays the engine's answer, checked by the rules.
@@ -606,6 +633,7 @@ impl BgSession {
             "engine_name": self.engine_names.get(self.engine),
             "thinking": self.thinking,
             "last_engine": self.last_engine,
+            "hint": self.hint.as_ref().filter(|(v, _)| *v == self.version).map(|(_, h)| h),
             "log": self.log,
             "error": self.error,
             "position": game.gnubg_id().to_string(),
@@ -842,11 +870,12 @@ impl BgShared {
         permits: &Arc<Permits>,
         timeout: Duration,
         budget: Duration,
+        hint: bool,
     ) -> Result<(), ApiError> {
         let (job, process, spec) = {
             let mut s = self.lock();
             s.touch();
-            let job = s.engine_job(timeout, budget)?;
+            let job = s.engine_job(timeout, budget, hint)?;
             s.thinking = true;
             s.error = None;
             (job, s.process.take(), engines[s.engine].clone())
@@ -871,6 +900,13 @@ impl BgShared {
         match ended {
             Ended::Stopped => {}
             Ended::Failed(why) => s.error = Some(why),
+            Ended::Move { text, .. } if hint => {
+                if let Err(why) = s.hint_answer(job.reply, &text) {
+                    s.error = Some(why);
+                }
+                // Advice changes nothing: the page keeps the steps chosen.
+                return Ok(());
+            }
             Ended::Move { text, .. } => {
                 let (reply, answer) = (job.reply, text);
                 if let Err(why) = s.engine_answer(reply, &answer) {

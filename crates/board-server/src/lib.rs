@@ -222,7 +222,13 @@ impl Hosted for BgShared {
 
     fn act(&self, action: &str, body: &Value, ctx: &EngineContext) -> Result<Value, ApiError> {
         match action {
-            "go" => self.go(&ctx.engines, &ctx.permits, ctx.timeout, ctx.move_timeout)?,
+            "go" | "hint" => self.go(
+                &ctx.engines,
+                &ctx.permits,
+                ctx.timeout,
+                ctx.move_timeout,
+                action == "hint",
+            )?,
             _ => self.lock().act(action, body)?,
         }
         Ok(self.lock().state())

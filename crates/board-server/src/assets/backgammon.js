@@ -281,6 +281,7 @@ function render() {
   $("bg-confirm").hidden = !(moving && complete());
   $("bg-undo").hidden = !(moving && ui.chosen.length > 0);
   const bothEngines = s.seats.white === "engine" && s.seats.black === "engine";
+  $("bg-hint").hidden = !(human && ["cube", "take", "move"].includes(due.kind) && $("engine").options.length > 0);
   $("bg-next").hidden = !(due.kind === "game_over" && !bothEngines);
   $("bg-download").hidden = due.kind !== "over";
   $("bg-download").href = "/api/games/" + s.id + "/record";
@@ -304,6 +305,7 @@ function render() {
   log.scrollTop = log.scrollHeight;
   $("position").value = s.position;
   if (s.error) say(s.error, "error");
+  else if (s.hint) say(s.hint, "hint");
   else if (!due.side) say("");
   else if (due.kind === "take" && human) say(who(due.side === "white" ? "black" : "white") + " doubles to " + 2 * s.cube.value + ": take or drop?", "hint");
   else if (moving && ui.chosen.length === 0) say("Click a checker, then its target (a checker with one move goes at once).", "hint");
@@ -427,6 +429,7 @@ async function init() {
   simple("bg-take", "take");
   simple("bg-drop", "drop");
   simple("bg-next", "next");
+  simple("bg-hint", "hint");
   $("bg-confirm").addEventListener("click", confirmMove);
   $("bg-undo").addEventListener("click", () => { ui.chosen = []; ui.selected = null; say(""); render(); });
   const id = params.get("game");
