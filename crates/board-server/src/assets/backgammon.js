@@ -309,6 +309,8 @@ function render() {
   else if (!due.side) say("");
   else if (due.kind === "take" && human) say(who(due.side === "white" ? "black" : "white") + " doubles to " + 2 * s.cube.value + ": take or drop?", "hint");
   else if (moving && ui.chosen.length === 0) say("Click a checker, then its target (a checker with one move goes at once).", "hint");
+  else if (human && due.kind === "cube") say("Double, or roll the dice.", "hint");
+  else if (!moving) say("");
 }
 
 function show(state) {
