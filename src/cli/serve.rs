@@ -46,6 +46,10 @@ pub struct ServeArgs {
     /// $XDG_STATE_HOME, else ~/.local/state; "none": in memory only).
     #[arg(long, value_name = "DIR")]
     data_dir: Option<std::path::PathBuf>,
+    /// The dice seed of every backgammon game (for demos and tests; by
+    /// default each game's dice come from the operating system's randomness).
+    #[arg(long)]
+    seed: Option<u64>,
     /// Answer GET /api/panic by panicking (for the tests only).
     #[arg(long, hide = true)]
     test_panic_route: bool,
@@ -118,7 +122,13 @@ pub fn run(args: ServeArgs, player: PlayerChoice) -> Result<(), CliError> {
                 format!("arg={p}"),
             ]),
         }
+        // The same binary again for backgammon: its first line `ubgi`
+        // switches it to UBGI.
+        let mut ubgi = tokens.clone();
+        ubgi[1] = ubgi[1].replacen("name=grasshopper", "name=grasshopper-backgammon", 1);
+        ubgi.push("proto=ubgi".to_string());
         engines.push(EngineSpec::from_tokens(&tokens).map_err(|e| CliError::Usage(e.to_string()))?);
+        engines.push(EngineSpec::from_tokens(&ubgi).map_err(|e| CliError::Usage(e.to_string()))?);
     }
     let mut config = board_server::Config::new(engines);
     config.addr = SocketAddr::new(args.host, args.port);
@@ -129,6 +139,7 @@ pub fn run(args: ServeArgs, player: PlayerChoice) -> Result<(), CliError> {
     config.searches_per_owner = usize::from(args.searches_per_browser);
     config.allowed_hosts = args.allow_host;
     config.panic_route = args.test_panic_route;
+    config.seed = args.seed;
     config.data_dir = match args.data_dir {
         Some(dir) if dir.as_os_str() == "none" => None,
         Some(dir) => Some(dir),

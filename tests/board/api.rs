@@ -60,7 +60,7 @@ fn serve_with(args: Vec<String>) -> Served {
 fn moves_are_refereed_and_the_engine_answers_over_the_protocol() {
     let s = Served::start(&[]);
     let info = get(&s.addr, "/api/info").json();
-    assert_eq!(info["games"], json!(["grasshopper"]));
+    assert_eq!(info["games"], json!(["grasshopper", "backgammon"]));
     assert_eq!(info["engines"][0]["name"], json!("grasshopper"));
     let page = get(&s.addr, "/");
     assert_eq!(page.status, 200);

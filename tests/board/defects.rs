@@ -538,7 +538,14 @@ fn smaller_defects_of_the_server() {
         &format!("/api/games/{id}/settings"),
         &json!({ "engine": 3 }),
     );
-    assert!(r.body.contains("the server has 1 engine "), "{}", r.body);
+    // This binary twice: for Grasshopper, and in UBGI for backgammon.
+    assert!(r.body.contains("the server has 2 engines "), "{}", r.body);
+    let r = http::post(
+        &server.addr,
+        &format!("/api/games/{id}/settings"),
+        &json!({ "engine": 1 }),
+    );
+    assert!(r.body.contains("plays backgammon only"), "{}", r.body);
     // --player with --engine is refused, not ignored.
     let out = std::process::Command::new(crate::BIN)
         .args([

@@ -4,6 +4,7 @@
 //! WebDriver, playing whole games by clicks. One test binary.
 
 mod api;
+mod backgammon;
 mod browser;
 mod defects;
 mod features;

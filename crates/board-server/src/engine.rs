@@ -188,6 +188,12 @@ pub struct Job {
     pub setup: Vec<String>,
     /// The `go` line.
     pub go: String,
+    /// The first word of the answer (`bestmove`; UBGI's cube decisions
+    /// answer `bestcube` and `besttake`).
+    pub reply: &'static str,
+    /// An `error` line ends the decision unanswered (UBGI engines send no
+    /// answer after one).
+    pub errors_end: bool,
     /// The protocol's new-game word.
     pub new_game: &'static str,
     /// Who is to move (for the score's point of view).
@@ -206,6 +212,8 @@ pub enum Ended {
     /// the note for the record (score, depth, time).
     Move {
         word: String,
+        /// Every word after the reply's first (a backgammon move has several).
+        text: String,
         info: Option<Info>,
         note: String,
         /// Why the move came late (the search was cut at its budget).
@@ -236,13 +244,13 @@ pub fn search(
     let question = Question {
         setup: &job.setup,
         go: &job.go,
-        reply: "bestmove",
+        reply: job.reply,
         budget: job.budget,
         timeout: job.timeout,
         // Past its budget the engine is told to stop and its move is still
         // played (a person is waiting, not a clock).
         grace: job.timeout.min(Duration::from_secs(2)),
-        errors_end: false,
+        errors_end: job.errors_end,
         stop: Some(&job.stop),
     };
     let mut last: Option<Info> = None;
@@ -255,6 +263,12 @@ pub fn search(
     match conversation::ask(e, &question, &mut on_info) {
         Ok(reply) => {
             let word = reply.line.split_whitespace().nth(1).unwrap_or("");
+            let text = reply
+                .line
+                .split_whitespace()
+                .skip(1)
+                .collect::<Vec<_>>()
+                .join(" ");
             let ms = reply.elapsed.as_millis();
             let note = match reply.info.is_empty() {
                 true => format!("{ms}ms"),
@@ -269,6 +283,7 @@ pub fn search(
             });
             let ended = Ended::Move {
                 word: word.to_string(),
+                text,
                 info: last,
                 note,
                 late,

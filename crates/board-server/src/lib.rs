@@ -11,6 +11,7 @@
 //! the first), [`session`] (one game: moves, cursor, seats, engine), and
 //! here the API's routes, the table of games and the reaper of abandoned ones.
 
+pub mod backgammon;
 pub mod engine;
 pub mod game;
 pub mod http;
@@ -18,6 +19,7 @@ pub mod owner;
 pub mod session;
 pub mod store;
 
+use backgammon::{BgSaved, BgSession, BgSettings, BgShared};
 use engine::Permits;
 use game::BoardGame;
 use http::{Request, Response};
@@ -40,9 +42,11 @@ use store::Store;
 const INDEX_HTML: &str = include_str!("assets/index.html");
 const BOARD_CSS: &str = include_str!("assets/board.css");
 const BOARD_JS: &str = include_str!("assets/board.js");
+const BACKGAMMON_HTML: &str = include_str!("assets/backgammon.html");
+const BACKGAMMON_JS: &str = include_str!("assets/backgammon.js");
 
 /// The games the server hosts, by the API's name.
-pub const GAMES: &[&str] = &[<Grasshopper as BoardGame>::NAME];
+pub const GAMES: &[&str] = &[<Grasshopper as BoardGame>::NAME, "backgammon"];
 
 /// How the server runs.
 #[derive(Clone, Debug)]
@@ -76,6 +80,9 @@ pub struct Config {
     /// Where games are kept between requests, idle closes and restarts
     /// (`None`: in memory only).
     pub data_dir: Option<PathBuf>,
+    /// The dice seed of every backgammon game (for demos and tests); `None`
+    /// draws a seed from the operating system for each game.
+    pub seed: Option<u64>,
 }
 
 /// A game whose page has not asked about it for this long may be closed
@@ -99,6 +106,7 @@ impl Config {
             allowed_hosts: Vec::new(),
             panic_route: false,
             data_dir: None,
+            seed: None,
         }
     }
 }
@@ -107,7 +115,8 @@ impl Config {
 trait Hosted: Send + Sync {
     fn state(&self) -> Value;
     fn act(&self, action: &str, body: &Value, ctx: &EngineContext) -> Result<Value, ApiError>;
-    fn record(&self) -> Result<String, ApiError>;
+    /// The record to download and its file name's extension.
+    fn record(&self) -> Result<(String, &'static str), ApiError>;
     fn idle_for(&self) -> Duration;
     /// The version of the game and what to keep on disk.
     fn saved(&self) -> (u64, Value);
@@ -164,6 +173,14 @@ impl<G: BoardGame> Hosted for Shared<G> {
                         "a game's kind, size, position and record are set by a new game",
                     ));
                 }
+                if let Some(e) = s.engine.and_then(|i| ctx.engines.get(i)) {
+                    if backgammon::is_ubgi(e) {
+                        return Err(ApiError::new(
+                            400,
+                            format!("engine {} speaks UBGI and plays backgammon only", e.name),
+                        ));
+                    }
+                }
                 self.lock().apply(&s)?;
             }
             _ => return Err(ApiError::new(404, format!("no action \"{action}\""))),
@@ -171,10 +188,10 @@ impl<G: BoardGame> Hosted for Shared<G> {
         Ok(self.lock().state())
     }
 
-    fn record(&self) -> Result<String, ApiError> {
+    fn record(&self) -> Result<(String, &'static str), ApiError> {
         let mut s = self.lock();
         s.touch();
-        s.record()
+        Ok((s.record()?, "pgn"))
     }
 
     fn idle_for(&self) -> Duration {
@@ -185,6 +202,51 @@ impl<G: BoardGame> Hosted for Shared<G> {
         let (version, saved) = self.lock().saved();
         let value = json!({ "game": G::NAME, "session": saved });
         (version, value)
+    }
+
+    fn searching(&self) -> bool {
+        self.lock().searching()
+    }
+
+    fn close(&self) {
+        self.lock().close();
+    }
+}
+
+impl Hosted for BgShared {
+    fn state(&self) -> Value {
+        let mut s = self.lock();
+        s.touch();
+        s.state()
+    }
+
+    fn act(&self, action: &str, body: &Value, ctx: &EngineContext) -> Result<Value, ApiError> {
+        match action {
+            "go" | "hint" => self.go(
+                &ctx.engines,
+                &ctx.permits,
+                ctx.timeout,
+                ctx.move_timeout,
+                action == "hint",
+            )?,
+            _ => self.lock().act(action, body)?,
+        }
+        Ok(self.lock().state())
+    }
+
+    fn record(&self) -> Result<(String, &'static str), ApiError> {
+        let mut s = self.lock();
+        s.touch();
+        Ok((s.mat()?, "mat"))
+    }
+
+    fn idle_for(&self) -> Duration {
+        self.lock().idle_for()
+    }
+
+    fn saved(&self) -> (u64, Value) {
+        let (version, saved) = self.lock().saved();
+        (version, json!({ "game": "backgammon", "session": saved }))
     }
 
     fn searching(&self) -> bool {
@@ -312,14 +374,26 @@ impl App {
                 "this game belongs to another browser: start a new one",
             ));
         }
-        let saved: Saved = serde_json::from_value(value["session"].clone())
-            .map_err(|e| ApiError::new(500, format!("the saved game {id}: {e}")))?;
+        let bad = |e: serde_json::Error| ApiError::new(500, format!("the saved game {id}: {e}"));
         let game: Arc<dyn Hosted> = match value["game"].as_str() {
-            Some("grasshopper") => Arc::new(Shared::new(Session::<Grasshopper>::restore(
-                id.to_string(),
-                saved,
-                Arc::clone(&self.engine_names),
-            )?)),
+            Some("grasshopper") => {
+                let saved: Saved = serde_json::from_value(value["session"].clone()).map_err(bad)?;
+                Arc::new(Shared::new(Session::<Grasshopper>::restore(
+                    id.to_string(),
+                    saved,
+                    Arc::clone(&self.engine_names),
+                )?))
+            }
+            Some("backgammon") => {
+                let saved: BgSaved =
+                    serde_json::from_value(value["session"].clone()).map_err(bad)?;
+                Arc::new(BgShared::new(BgSession::restore(
+                    id.to_string(),
+                    saved,
+                    &self.config.engines,
+                    Arc::clone(&self.engine_names),
+                )?))
+            }
             other => {
                 return Err(ApiError::new(
                     500,
@@ -439,17 +513,81 @@ impl App {
         format!("{:016x}", self.ids.hash_one(n))
     }
 
+    /// The dice seed of a new backgammon game: `--seed`, else the OS's.
+    fn dice_seed(&self) -> Result<u64, ApiError> {
+        match self.config.seed {
+            Some(seed) => Ok(seed),
+            None => {
+                let mut bytes = [0u8; 8];
+                getrandom::fill(&mut bytes)
+                    .map_err(|e| ApiError::new(503, format!("no randomness for the dice: {e}")))?;
+                Ok(u64::from_le_bytes(bytes))
+            }
+        }
+    }
+
+    /// A Grasshopper game's engine: the one asked for, else the first that
+    /// does not speak UBGI (a backgammon engine cannot play Grasshopper).
+    fn grasshopper_settings(&self, mut s: Settings) -> Result<Settings, ApiError> {
+        let engines = &self.config.engines;
+        let index = match s.engine {
+            Some(i) => i,
+            None => engines
+                .iter()
+                .position(|e| !backgammon::is_ubgi(e))
+                .unwrap_or(0),
+        };
+        if engines.get(index).is_some_and(backgammon::is_ubgi) {
+            return Err(ApiError::new(
+                400,
+                format!(
+                    "engine {} speaks UBGI and plays backgammon only: choose a Grasshopper engine",
+                    engines[index].name
+                ),
+            ));
+        }
+        s.engine = Some(index);
+        Ok(s)
+    }
+
     fn create(&self, body: &Value, owner: &Owner) -> Result<Value, ApiError> {
-        let s: Settings = serde_json::from_value(body.clone())
-            .map_err(|e| ApiError::new(400, format!("bad new game: {e}")))?;
-        let game = s.game.as_deref().unwrap_or(GAMES[0]);
+        let game = body
+            .get("game")
+            .and_then(Value::as_str)
+            .unwrap_or(GAMES[0])
+            .to_string();
         let id = self.new_id();
-        let hosted: Arc<dyn Hosted> = match game {
-            "grasshopper" => Arc::new(Shared::new(Session::<Grasshopper>::new(
-                id.clone(),
-                &s,
-                Arc::clone(&self.engine_names),
-            )?)),
+        let hosted: Arc<dyn Hosted> = match game.as_str() {
+            "grasshopper" => {
+                let s: Settings = serde_json::from_value(body.clone())
+                    .map_err(|e| ApiError::new(400, format!("bad new game: {e}")))?;
+                let wants_engine =
+                    s.white == Some(session::Seat::Engine) || s.black != Some(session::Seat::Human);
+                let s = match (self.grasshopper_settings(s), wants_engine) {
+                    (Ok(s), _) => s,
+                    (Err(e), true) => return Err(e),
+                    (Err(_), false) => Settings {
+                        engine: Some(0),
+                        ..serde_json::from_value(body.clone()).unwrap_or_default()
+                    },
+                };
+                Arc::new(Shared::new(Session::<Grasshopper>::new(
+                    id.clone(),
+                    &s,
+                    Arc::clone(&self.engine_names),
+                )?))
+            }
+            "backgammon" => {
+                let s: BgSettings = serde_json::from_value(body.clone())
+                    .map_err(|e| ApiError::new(400, format!("bad new game: {e}")))?;
+                Arc::new(BgShared::new(BgSession::new(
+                    id.clone(),
+                    &s,
+                    self.dice_seed()?,
+                    &self.config.engines,
+                    Arc::clone(&self.engine_names),
+                )?))
+            }
             other => {
                 return Err(ApiError::new(
                     400,
@@ -510,8 +648,13 @@ impl App {
                 "max": <Grasshopper as BoardGame>::SIZES.1,
                 "default": <Grasshopper as BoardGame>::SIZES.2,
             }},
-            "engines": self.engine_names.iter().enumerate()
-                .map(|(i, n)| json!({ "index": i, "name": n })).collect::<Vec<_>>(),
+            "engines": self.config.engines.iter().enumerate()
+                .map(|(i, e)| json!({
+                    "index": i,
+                    "name": e.name,
+                    "game": if backgammon::is_ubgi(e) { "backgammon" } else { "grasshopper" },
+                })).collect::<Vec<_>>(),
+            "backgammon": { "max_length": backgammon::MAX_LENGTH },
             "limits": {
                 "max_depth": session::Limit::MAX_DEPTH,
                 "max_movetime": session::Limit::MAX_MOVETIME,
@@ -591,6 +734,16 @@ impl App {
             ("GET", []) | ("GET", ["index.html"]) => {
                 Ok(Response::new(200, "text/html; charset=utf-8", INDEX_HTML))
             }
+            ("GET", ["backgammon"]) => Ok(Response::new(
+                200,
+                "text/html; charset=utf-8",
+                BACKGAMMON_HTML,
+            )),
+            ("GET", ["backgammon.js"]) => Ok(Response::new(
+                200,
+                "text/javascript; charset=utf-8",
+                BACKGAMMON_JS,
+            )),
             ("GET", ["board.css"]) => Ok(Response::new(200, "text/css; charset=utf-8", BOARD_CSS)),
             ("GET", ["board.js"]) => Ok(Response::new(
                 200,
@@ -631,11 +784,11 @@ impl App {
                 Ok(Response::new(204, "text/plain", ""))
             }
             ("GET", ["games", id, "record"]) => {
-                let text = self.game(id, owner)?.record()?;
+                let (text, ext) = self.game(id, owner)?.record()?;
                 Ok(
                     Response::new(200, "text/plain; charset=utf-8", text).with_header(
                         "Content-Disposition",
-                        format!("attachment; filename=\"grasshopper-{id}.pgn\""),
+                        format!("attachment; filename=\"grasshopper-{id}.{ext}\""),
                     ),
                 )
             }

@@ -616,6 +616,8 @@ impl<G: BoardGame> Session<G> {
         let job = Job {
             setup: vec![G::position_command(&self.positions[0], &self.moves[..ply])],
             go,
+            reply: "bestmove",
+            errors_end: false,
             new_game: spec.proto.new_game(),
             mover: G::to_move(&self.positions[ply]),
             budget,
@@ -676,6 +678,7 @@ impl<G: BoardGame> Session<G> {
                 info,
                 note,
                 late,
+                ..
             } => {
                 self.warning = late;
                 if let Purpose::Analyse { ply, .. } = purpose {

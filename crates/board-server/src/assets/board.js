@@ -1049,7 +1049,13 @@ async function init() {
   }
   let opened = false;
   if (id && !fenParam) {
-    try { show(await api("GET", "/api/games/" + id)); opened = true; } catch (e) {
+    try {
+      const s = await api("GET", "/api/games/" + id);
+      // A backgammon game has its own page.
+      if (s.game === "backgammon") { location.replace("/backgammon?game=" + encodeURIComponent(id)); return; }
+      show(s);
+      opened = true;
+    } catch (e) {
       if (params.get("game")) refused.push("game " + id + " (" + e.message + ")");
     }
   }
