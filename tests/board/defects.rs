@@ -112,10 +112,14 @@ fn a_new_game_while_the_engine_thinks_closes_the_old_one_quietly() {
         });
         std::thread::sleep(Duration::from_millis(300));
     }
-    std::thread::sleep(Duration::from_millis(500));
+    // Closing a game whose engine is thinking stops that engine first, which
+    // takes a moment on a loaded machine: wait for it rather than a fixed
+    // time (before the fix the old games stayed open for good).
+    b.wait("only the page's own game open", PATIENCE, || {
+        (open_games(&server) == 1).then_some(())
+    });
     let message = b.text("#message");
     assert!(!message.contains("closed"), "{message}");
-    assert_eq!(open_games(&server), 1, "only the page's own game is open");
 }
 
 /// Defect 3: a stale tab played on a position it did not show, and saw the
