@@ -42,6 +42,12 @@ pub enum BackgammonCommand {
     /// Our rollouts beside GNU Backgammon's on self-play positions of each
     /// class: mean absolute difference, bias, disagreements, speed.
     RolloutCheck(super::bgrollout::CheckArgs),
+    /// Our checker-play error per class (contact, crashed, race) on our own
+    /// benchmark of rolled-out positions, at each ply, beside gnubg 0-ply's.
+    Benchmark(super::bgbenchmark::BenchmarkArgs),
+    /// Build or extend that benchmark: plan positions, roll out their
+    /// candidates shard by shard (resumable: rerun to go on).
+    BenchmarkBuild(super::bgbenchmark::BuildArgs),
 }
 
 /// Why a `backgammon` subcommand failed: the lab's error of each command,
@@ -66,6 +72,8 @@ pub enum BackgammonError {
     Rollout(#[from] backgammon_lab::rollout::RolloutReportError),
     #[error(transparent)]
     RolloutCheck(#[from] backgammon_lab::rollout_check::CheckError),
+    #[error(transparent)]
+    Benchmark(#[from] backgammon_lab::benchmark::BenchmarkError),
 }
 
 /// Runs a `backgammon` subcommand; `Err` carries the message for stderr.
@@ -81,6 +89,8 @@ pub fn run(
         BackgammonCommand::Errors(a) => return Ok(super::bgerrors::run(a, out)),
         BackgammonCommand::Rollout(a) => return Ok(super::bgrollout::run(a, out)),
         BackgammonCommand::RolloutCheck(a) => return Ok(super::bgrollout::check(a, out)),
+        BackgammonCommand::Benchmark(a) => return Ok(super::bgbenchmark::score(a, out)),
+        BackgammonCommand::BenchmarkBuild(a) => return Ok(super::bgbenchmark::build(a, out)),
         BackgammonCommand::Moves { position, dice } => {
             backgammon_lab::report::moves_report(&position, &dice)
         }

@@ -1,4 +1,4 @@
-//! `grasshopper backgammon moves`, `show` and `rollout`, as scripts run them.
+//! `grasshopper backgammon moves`, `show`, `rollout` and `benchmark`, as scripts run them.
 
 use std::process::Command;
 
@@ -129,4 +129,32 @@ fn rollout_prints_a_table_and_a_finished_checkpoint_gives_it_again() {
     ]);
     assert_eq!(code, 2);
     assert!(err.contains("--dice") && err.contains("\"75\""), "{err}");
+}
+
+#[test]
+fn benchmark_scores_a_committed_shard_per_class() {
+    let shard = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/backgammon-benchmark/shard-000.txt");
+    let (code, out, err) = run(&[
+        "backgammon",
+        "benchmark",
+        "--benchmark",
+        shard.to_str().unwrap(),
+        "--plies",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("100 positions of "), "{out}");
+    // A row per class present and one for all, each with its count.
+    let all = lines
+        .iter()
+        .find(|l| l.contains(" all "))
+        .expect("an all row");
+    let words: Vec<&str> = all.split_whitespace().collect();
+    assert_eq!(&words[..4], ["grasshopper", "1-ply", "all", "100"], "{out}");
+    assert!(lines.iter().any(|l| l.contains(" contact ")), "{out}");
+    let (code, _, err) = run(&["backgammon", "benchmark", "--benchmark", "no/such/dir"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no/such"), "{err}");
 }

@@ -4,7 +4,8 @@
 //! figures ([`bench`]), the seeded self-play they sample positions from
 //! ([`selfplay`]), GNU Backgammon as a judge and a yardstick ([`gnubg`],
 //! [`errors`]), what `backgammon moves` and `backgammon show` print
-//! ([`report`]), and `backgammon rollout`'s table ([`rollout`]). The command line is a thin layer over these functions.
+//! ([`report`]), `backgammon rollout`'s table ([`rollout`]), and our own benchmark of
+//! rolled-out positions ([`benchmark`]). The command line is a thin layer over these functions.
 //!
 //! Every random draw comes from the rules crate's seeded [`SplitMix`]
 //! (`backgammon_rules::SplitMix`), so a seed repeats a run exactly and a
@@ -13,6 +14,7 @@
 //! [`SplitMix`]: backgammon_rules::SplitMix
 
 pub mod bench;
+pub mod benchmark;
 pub mod duel;
 pub mod errors;
 pub mod gnubg;
