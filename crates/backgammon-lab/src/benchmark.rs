@@ -765,6 +765,47 @@ pub fn score(a: &ScoreSettings, out: &mut impl Write) -> Result<(), BenchmarkErr
             )?;
         }
     }
+    if let Some(g) = choosers.iter().position(|c| *c == Chooser::Gnubg0) {
+        paired(&choosers, g, &scored, out)?;
+    }
+    Ok(())
+}
+
+/// Each of our players' error less gnubg 0-ply's, position by position
+/// (the pairing removes the positions' own spread from the interval).
+fn paired(
+    choosers: &[Chooser],
+    g: usize,
+    scored: &[(Class, Vec<Scored>)],
+    out: &mut impl Write,
+) -> Result<(), BenchmarkError> {
+    writeln!(
+        out,
+        "paired: our error less gnubg 0-ply's on the same positions"
+    )?;
+    for (k, c) in choosers.iter().enumerate().filter(|(k, _)| *k != g) {
+        let classes = Class::ALL.iter().map(|c| (c.to_string(), Some(*c)));
+        for (name, class) in classes.chain([("all".to_string(), None)]) {
+            let d: Vec<f64> = scored
+                .iter()
+                .filter(|(cl, _)| class.is_none_or(|c| c == *cl))
+                .map(|(_, s)| s[k].error - s[g].error)
+                .collect();
+            if d.is_empty() {
+                continue;
+            }
+            let (mean, half) = mean_interval(&d);
+            writeln!(
+                out,
+                "{:<16} {:<8} {:>6} {:>+7.2} ± {:<5.2}",
+                c.to_string(),
+                name,
+                d.len(),
+                1000.0 * mean,
+                1000.0 * half
+            )?;
+        }
+    }
     Ok(())
 }
 
@@ -849,6 +890,32 @@ mod tests {
         );
         assert!((s[1].error - 0.0623).abs() < 1e-12 && !s[1].outside);
         assert!((s[2].error - 0.1123).abs() < 1e-12 && s[2].outside);
+    }
+
+    #[test]
+    fn paired_rows_are_our_error_less_gnubgs() {
+        let s = |error| Scored {
+            error,
+            outside: false,
+        };
+        let scored = vec![
+            (Class::Race, vec![s(0.004), s(0.001)]),
+            (Class::Race, vec![s(0.002), s(0.001)]),
+        ];
+        let mut out = Vec::new();
+        paired(&[Chooser::Ours(1), Chooser::Gnubg0], 1, &scored, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let rows: Vec<Vec<&str>> = text
+            .lines()
+            .skip(1)
+            .map(|l| l.split_whitespace().collect())
+            .collect();
+        assert_eq!(rows.len(), 2, "{text}");
+        assert_eq!(
+            &rows[0][..5],
+            ["grasshopper", "1-ply", "race", "2", "+2.00"]
+        );
+        assert_eq!(rows[1][2], "all");
     }
 
     /// A killed build resumes at its first missing line and ends with the
