@@ -45,6 +45,12 @@ pub enum BackgammonCommand {
     /// Cube decision error rate (double and take, by position class)
     /// judged by GNU Backgammon 2-ply, beside GNU Backgammon 0-ply's.
     CubeErrors(super::bgcube::CubeErrorsArgs),
+    /// Our checker-play error per class (contact, crashed, race) on our own
+    /// benchmark of rolled-out positions, at each ply, beside gnubg 0-ply's.
+    Benchmark(super::bgbenchmark::BenchmarkArgs),
+    /// Build or extend that benchmark: plan positions, roll out their
+    /// candidates shard by shard (resumable: rerun to go on).
+    BenchmarkBuild(super::bgbenchmark::BuildArgs),
 }
 
 /// Why a `backgammon` subcommand failed: the lab's error of each command,
@@ -71,6 +77,8 @@ pub enum BackgammonError {
     RolloutCheck(#[from] backgammon_lab::rollout_check::CheckError),
     #[error(transparent)]
     CubeErrors(#[from] backgammon_lab::cube_errors::CubeErrorsError),
+    #[error(transparent)]
+    Benchmark(#[from] backgammon_lab::benchmark::BenchmarkError),
 }
 
 /// Runs a `backgammon` subcommand; `Err` carries the message for stderr.
@@ -87,6 +95,8 @@ pub fn run(
         BackgammonCommand::Rollout(a) => return Ok(super::bgrollout::run(a, out)),
         BackgammonCommand::RolloutCheck(a) => return Ok(super::bgrollout::check(a, out)),
         BackgammonCommand::CubeErrors(a) => return Ok(super::bgcube::run(a, out)),
+        BackgammonCommand::Benchmark(a) => return Ok(super::bgbenchmark::score(a, out)),
+        BackgammonCommand::BenchmarkBuild(a) => return Ok(super::bgbenchmark::build(a, out)),
         BackgammonCommand::Moves { position, dice } => {
             backgammon_lab::report::moves_report(&position, &dice)
         }

@@ -3,6 +3,7 @@
 //! each subcommand is a short function over the crates that do the work.
 
 mod backgammon;
+mod bgbenchmark;
 mod bgcube;
 mod bgerrors;
 mod bgnet;

@@ -1,4 +1,4 @@
-//! `grasshopper backgammon moves`, `show`, `rollout` and `cube-errors`, as scripts run them.
+//! `grasshopper backgammon moves`, `show`, `rollout`, `cube-errors` and `benchmark`, as scripts run them.
 
 use std::process::Command;
 
@@ -171,4 +171,32 @@ fn cube_errors_judges_with_gnubg() {
     let (code, _, err) = run(&["backgammon", "cube-errors", "--jacoby", "maybe"]);
     assert_eq!(code, 2);
     assert!(err.contains("--jacoby"), "{err}");
+}
+
+#[test]
+fn benchmark_scores_a_committed_shard_per_class() {
+    let shard = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/backgammon-benchmark/shard-000.txt");
+    let (code, out, err) = run(&[
+        "backgammon",
+        "benchmark",
+        "--benchmark",
+        shard.to_str().unwrap(),
+        "--plies",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("100 positions of "), "{out}");
+    // A row per class present and one for all, each with its count.
+    let all = lines
+        .iter()
+        .find(|l| l.contains(" all "))
+        .expect("an all row");
+    let words: Vec<&str> = all.split_whitespace().collect();
+    assert_eq!(&words[..4], ["grasshopper", "1-ply", "all", "100"], "{out}");
+    assert!(lines.iter().any(|l| l.contains(" contact ")), "{out}");
+    let (code, _, err) = run(&["backgammon", "benchmark", "--benchmark", "no/such/dir"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no/such"), "{err}");
 }

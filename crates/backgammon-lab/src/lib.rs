@@ -4,8 +4,9 @@
 //! figures ([`bench`]), the seeded self-play they sample positions from
 //! ([`selfplay`]), GNU Backgammon as a judge and a yardstick ([`gnubg`],
 //! [`errors`], [`cube_errors`]), what `backgammon moves` and `backgammon show`
-//! print ([`report`]), and `backgammon rollout`'s table ([`rollout`]). The
-//! command line is a thin layer over these functions.
+//! print ([`report`]), `backgammon rollout`'s table ([`rollout`]), and our own
+//! benchmark of rolled-out positions ([`benchmark`]). The command line is a
+//! thin layer over these functions.
 //!
 //! Every random draw comes from the rules crate's seeded [`SplitMix`]
 //! (`backgammon_rules::SplitMix`), so a seed repeats a run exactly and a
@@ -14,6 +15,7 @@
 //! [`SplitMix`]: backgammon_rules::SplitMix
 
 pub mod bench;
+pub mod benchmark;
 pub mod cube_errors;
 pub mod duel;
 pub mod errors;
