@@ -42,6 +42,10 @@ pub enum BackgammonCommand {
     /// Our rollouts beside GNU Backgammon's on self-play positions of each
     /// class: mean absolute difference, bias, disagreements, speed.
     RolloutCheck(super::bgrollout::CheckArgs),
+    /// Training data from our own rollouts: generate a shard (resumable),
+    /// merge the shards, check the classes against GNU Backgammon's, fit.
+    #[command(subcommand)]
+    RolloutData(super::bgdata::DataCommand),
 }
 
 /// Why a `backgammon` subcommand failed: the lab's error of each command,
@@ -66,6 +70,8 @@ pub enum BackgammonError {
     Rollout(#[from] backgammon_lab::rollout::RolloutReportError),
     #[error(transparent)]
     RolloutCheck(#[from] backgammon_lab::rollout_check::CheckError),
+    #[error(transparent)]
+    RolloutData(#[from] backgammon_lab::rollout_data::DataError),
 }
 
 /// Runs a `backgammon` subcommand; `Err` carries the message for stderr.
@@ -81,6 +87,7 @@ pub fn run(
         BackgammonCommand::Errors(a) => return Ok(super::bgerrors::run(a, out)),
         BackgammonCommand::Rollout(a) => return Ok(super::bgrollout::run(a, out)),
         BackgammonCommand::RolloutCheck(a) => return Ok(super::bgrollout::check(a, out)),
+        BackgammonCommand::RolloutData(c) => return Ok(super::bgdata::run(c, out)),
         BackgammonCommand::Moves { position, dice } => {
             backgammon_lab::report::moves_report(&position, &dice)
         }

@@ -3,6 +3,7 @@
 //! each subcommand is a short function over the crates that do the work.
 
 mod backgammon;
+mod bgdata;
 mod bgerrors;
 mod bgnet;
 mod bgrollout;

@@ -4,7 +4,8 @@
 //! figures ([`bench`]), the seeded self-play they sample positions from
 //! ([`selfplay`]), GNU Backgammon as a judge and a yardstick ([`gnubg`],
 //! [`errors`]), what `backgammon moves` and `backgammon show` print
-//! ([`report`]), and `backgammon rollout`'s table ([`rollout`]). The command line is a thin layer over these functions.
+//! ([`report`]), `backgammon rollout`'s table ([`rollout`]), and training targets from our
+//! own rollouts ([`rollout_data`]). The command line is a thin layer over these functions.
 //!
 //! Every random draw comes from the rules crate's seeded [`SplitMix`]
 //! (`backgammon_rules::SplitMix`), so a seed repeats a run exactly and a
@@ -21,5 +22,6 @@ pub mod refine;
 pub mod report;
 pub mod rollout;
 pub mod rollout_check;
+pub mod rollout_data;
 pub mod selfplay;
 pub mod train;
