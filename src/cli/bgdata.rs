@@ -90,9 +90,12 @@ pub struct FitArgs {
     pub out: PathBuf,
     #[arg(long, default_value_t = 10)]
     pub epochs: u32,
-    /// Learning rate of the first and the last epoch.
-    #[arg(long, num_args = 2, value_delimiter = ',', default_values_t = [0.02, 0.002])]
-    pub alpha: Vec<f32>,
+    /// Learning rate of the first epoch (geometric down to --alpha-end).
+    #[arg(long, default_value_t = 0.02)]
+    pub alpha: f32,
+    /// Learning rate of the last epoch.
+    #[arg(long, default_value_t = 0.002)]
+    pub alpha_end: f32,
     /// Records at the end of the file kept out of the fit (the RMSE sample).
     #[arg(long, default_value_t = 500)]
     pub holdout: usize,
@@ -178,7 +181,7 @@ fn fit(a: FitArgs, out: &mut impl Write) -> Result<(), BackgammonError> {
         None => Evaluator::shipped(),
     };
     let (_, records) = rollout_data::read_file(&a.data)?;
-    let alpha = (a.alpha[0], a.alpha[1]);
+    let alpha = (a.alpha, a.alpha_end);
     rollout_data::fit(
         &mut eval,
         &records,
