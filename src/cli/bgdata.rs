@@ -109,7 +109,11 @@ pub fn run(c: DataCommand, out: &mut impl Write) -> Result<(), BackgammonError> 
         DataCommand::Generate(a) => generate(a, out),
         DataCommand::Merge { dir, of, out: file } => {
             let n = rollout_data::merge(&dir, of, &file)?;
-            let _ = writeln!(out, "merged {of} shards: {n} positions in {}", file.display());
+            let _ = writeln!(
+                out,
+                "merged {of} shards: {n} positions in {}",
+                file.display()
+            );
             Ok(())
         }
         DataCommand::Classes {
@@ -142,7 +146,13 @@ fn generate(a: GenerateArgs, out: &mut impl Write) -> Result<(), BackgammonError
             r.error
         )
     })?;
-    let _ = writeln!(out, "shard {}/{} done: {}", shard.k, shard.of, path.display());
+    let _ = writeln!(
+        out,
+        "shard {}/{} done: {}",
+        shard.k,
+        shard.of,
+        path.display()
+    );
     Ok(())
 }
 
@@ -192,6 +202,11 @@ fn fit(a: FitArgs, out: &mut impl Write) -> Result<(), BackgammonError> {
         |epoch, rmse| eprintln!("fit: epoch {epoch}: held-out equity rmse {rmse:.4}"),
     );
     rollout_data::save_nets(&a.out, &eval)?;
-    let _ = writeln!(out, "nets fitted to {} positions: {}", records.len(), a.out.display());
+    let _ = writeln!(
+        out,
+        "nets fitted to {} positions: {}",
+        records.len(),
+        a.out.display()
+    );
     Ok(())
 }

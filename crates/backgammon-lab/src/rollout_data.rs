@@ -82,7 +82,7 @@ fn crashed(board: &Board, side: Side) -> bool {
         on_board <= CRASHED_CHECKERS + ace
             || (two > 1 && 1 + on_board - ace - two <= CRASHED_CHECKERS)
     } else {
-        on_board + 1 <= CRASHED_CHECKERS + two
+        on_board < CRASHED_CHECKERS + two
     }
 }
 
@@ -207,9 +207,14 @@ impl FromStr for Record {
             why: why.to_string(),
         };
         if w.len() != 10 {
-            return Err(bad("expected 10 fields: index id class 5 chances equity error"));
+            return Err(bad(
+                "expected 10 fields: index id class 5 chances equity error",
+            ));
         }
-        let num = |s: &str| s.parse::<f64>().map_err(|_| bad(&format!("\"{s}\" is not a number")));
+        let num = |s: &str| {
+            s.parse::<f64>()
+                .map_err(|_| bad(&format!("\"{s}\" is not a number")))
+        };
         let mut probs = [0.0f32; 5];
         for (k, p) in probs.iter_mut().enumerate() {
             *p = num(w[3 + k])? as f32;
@@ -458,14 +463,20 @@ pub fn merge(dir: &Path, of: u32, out: &Path) -> Result<usize, DataError> {
         match &settings {
             None => settings = Some(own),
             Some(first) if *first != own => {
-                return Err(fault(format!("its settings differ from shard 1's \"{first}\"")))
+                return Err(fault(format!(
+                    "its settings differ from shard 1's \"{first}\""
+                )))
             }
             Some(_) => {}
         }
         let got: Vec<usize> = records.iter().map(|r| r.index).collect();
-        let expected: Vec<usize> = shard.indices(got.len() * of as usize + of as usize).collect();
+        let expected: Vec<usize> = shard
+            .indices(got.len() * of as usize + of as usize)
+            .collect();
         if got[..] != expected[..got.len()] {
-            return Err(fault("its records are not the shard's positions in order".to_string()));
+            return Err(fault(
+                "its records are not the shard's positions in order".to_string(),
+            ));
         }
         // The first index this shard lacks.
         covered = covered.min(k as usize - 1 + got.len() * of as usize);
@@ -613,7 +624,10 @@ mod tests {
         for c in DataClass::ALL {
             assert_eq!(c.to_string().parse::<DataClass>().unwrap(), c);
         }
-        assert!(matches!("crash".parse::<DataClass>(), Err(DataError::Class(_))));
+        assert!(matches!(
+            "crash".parse::<DataClass>(),
+            Err(DataError::Class(_))
+        ));
         assert!(matches!(
             "1 4HPwATDgc/ABMA contact 0.5".parse::<Record>(),
             Err(DataError::Line { .. })
@@ -642,11 +656,26 @@ mod tests {
         let eval = Evaluator::shipped();
         let s = tiny();
         let dir = tempfile::tempdir().unwrap();
-        let whole = generate(&eval, &s, Shard::WHOLE, &dir.path().join("one"), 1, |_, _, _| {})
-            .unwrap();
+        let whole = generate(
+            &eval,
+            &s,
+            Shard::WHOLE,
+            &dir.path().join("one"),
+            1,
+            |_, _, _| {},
+        )
+        .unwrap();
         let sharded = dir.path().join("three");
         for k in 1..=3 {
-            generate(&eval, &s, Shard::new(k, 3).unwrap(), &sharded, 2, |_, _, _| {}).unwrap();
+            generate(
+                &eval,
+                &s,
+                Shard::new(k, 3).unwrap(),
+                &sharded,
+                2,
+                |_, _, _| {},
+            )
+            .unwrap();
         }
         // Shard 2 killed after its first record, in the middle of a line.
         let shard2 = Shard::new(2, 3).unwrap().file(&sharded);
@@ -655,7 +684,15 @@ mod tests {
         std::fs::write(&shard2, &full[..cut]).unwrap();
         // Merged now, the run holds the positions before shard 2's second.
         assert_eq!(merge(&sharded, 3, &sharded.join("all.txt")).unwrap(), 4);
-        generate(&eval, &s, Shard::new(2, 3).unwrap(), &sharded, 1, |_, _, _| {}).unwrap();
+        generate(
+            &eval,
+            &s,
+            Shard::new(2, 3).unwrap(),
+            &sharded,
+            1,
+            |_, _, _| {},
+        )
+        .unwrap();
         assert_eq!(std::fs::read_to_string(&shard2).unwrap(), full);
         assert_eq!(merge(&sharded, 3, &sharded.join("all.txt")).unwrap(), 7);
         assert_eq!(
@@ -670,7 +707,14 @@ mod tests {
         assert_eq!(std::fs::read(path).unwrap(), std::fs::read(&whole).unwrap());
         // Another run's settings are refused, not appended to.
         let other = DataSettings { seed: 12, ..s };
-        assert!(generate(&eval, &other, Shard::WHOLE, &dir.path().join("one"), 1, |_, _, _| {})
-            .is_err());
+        assert!(generate(
+            &eval,
+            &other,
+            Shard::WHOLE,
+            &dir.path().join("one"),
+            1,
+            |_, _, _| {}
+        )
+        .is_err());
     }
 }
