@@ -15,7 +15,10 @@
 # waits, merges, and compares with one unsharded run of the same text; then
 # submits retro-level.sbatch (strings of RETRO_SUBST replaced) for levels 4
 # and 6 of the 4-checker game, the second with --dependency=afterok on the
-# first, and compares the tables with a one-machine solve of those levels. On
+# first, and compares the tables with a one-machine solve of those levels;
+# then submits rollout-data.sbatch (DATA_SUBST replaced: 3 shards of 9
+# positions, 8 trials each) and its merge job after it, and compares the
+# merged file with one unsharded generation byte for byte. On
 # exit, success or failure, it stops what it started and removes what it
 # wrote; at start it does the same for what a killed earlier run left behind.
 # shellcheck disable=SC2016 # single quotes keep the scripts' $HOME and awk's $1
@@ -24,6 +27,7 @@ set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SCRIPT=$ROOT/tools/slurm/match.sbatch
 RETRO_SCRIPT=$ROOT/tools/slurm/retro-level.sbatch
+DATA_SCRIPT=$ROOT/tools/slurm/rollout-data.sbatch
 BIN=$ROOT/target/release/grasshopper
 PREFIX=/tmp/gh-slurm-check
 LOCK=$PREFIX.lock
@@ -60,11 +64,23 @@ RETRO_SUBST=(
   '--retro $SHARED/n6' '--retro $SHARED/n4'
   '${SLURM_ARRAY_TASK_ID}/13' "\${SLURM_ARRAY_TASK_ID}/$RETRO_TASKS"
 )
+# rollout-data.sbatch's text -> the text this check submits (the same rule):
+# 3 shards of a 9-position run at 8 trials a position, into the work dir.
+DATA_SHARDS=3
+DATA_ARGS=(--positions 9 --trials 8 --ply 1 --seed 2026)
+DATA_SUBST=(
+  '--array=1-16' "--array=1-$DATA_SHARDS"
+  '--time=03:00:00' '--time=00:10:00'
+  'GH=$HOME/bin/grasshopper' "GH=$BIN"
+  'DATA=$HOME/rollout-data' 'DATA=$PWD/rd'
+  'SHARDS=16' "SHARDS=$DATA_SHARDS"
+  '--positions 20000 --trials 72 --ply 1 --seed 2026' "${DATA_ARGS[*]}"
+)
 
 passed=0 failed=0
 ok() { echo "PASS: $*"; passed=$((passed + 1)); }
 bad() { echo "FAIL: $*"; failed=$((failed + 1)); }
-CHECKS=9 # the number of ok/bad verdicts of a complete run
+CHECKS=10 # the number of ok/bad verdicts of a complete run
 
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
@@ -312,6 +328,10 @@ retro_job=$(substitute "$(cat "$RETRO_SCRIPT")" "${RETRO_SUBST[@]}") ||
   die "job text: tools/slurm/retro-level.sbatch and tools/slurm-check.sh's RETRO_SUBST table disagree"
 printf '%s\n' "$retro_job" >"$RUN/retro-level.sbatch"
 diff -u --label tools/slurm/retro-level.sbatch --label "submitted retro-level.sbatch" "$RETRO_SCRIPT" "$RUN/retro-level.sbatch" | sed 's/^/   /'
+data_job=$(substitute "$(cat "$DATA_SCRIPT")" "${DATA_SUBST[@]}") ||
+  die "job text: tools/slurm/rollout-data.sbatch and tools/slurm-check.sh's DATA_SUBST table disagree"
+printf '%s\n' "$data_job" >"$RUN/rollout-data.sbatch"
+diff -u --label tools/slurm/rollout-data.sbatch --label "submitted rollout-data.sbatch" "$DATA_SCRIPT" "$RUN/rollout-data.sbatch" | sed 's/^/   /'
 
 # The unsharded run plays alongside the array (it is the slow part); its
 # wrapper is a new bash, so that it carries the mark too.
@@ -542,5 +562,29 @@ else
   echo "   array: $(echo $files)"
   echo "   one machine: $(echo $ref_files)"
   bad "retrograde tables differ from the one-machine solve"
+fi
+
+# ---------------------------------------------------------------------------
+step "rollout data: array, then the merge job"
+# As docs/backgammon-training.md submits them: the shards, then the merge
+# with --dependency=afterok on the array.
+cd "$RUN" || die "cd $RUN"
+dj=$(env "$MARK=$WORK" sbatch --parsable rollout-data.sbatch) || die "sbatch rollout-data.sbatch"
+dj=${dj%%;*}
+mj=$(env "$MARK=$WORK" sbatch --parsable --dependency=afterok:"$dj" --array=1 --export=ALL,STEP=merge rollout-data.sbatch) ||
+  die "sbatch --dependency=afterok:$dj --export=ALL,STEP=merge rollout-data.sbatch"
+mj=${mj%%;*}
+echo "   shards: job $dj (tasks 1-$DATA_SHARDS); merge: job $mj (after $dj)"
+data_done() { [ -z "$(squeue -h -j "$dj,$mj" -o %i 2>/dev/null)" ]; }
+wait_for 300 data_done || die "the rollout-data jobs did not finish within 300 s: $(squeue -h -j "$dj,$mj" -o '%i %T' | tr '\n' ' ')"
+states=$(squeue -h -t all -j "$dj,$mj" -o '%i %T' | sort | tr '\n' ' ')
+want=$( (for i in $(seq "$DATA_SHARDS"); do echo "${dj}_$i COMPLETED"; done; echo "${mj}_1 COMPLETED") | sort | tr '\n' ' ')
+"$BIN" backgammon rollout-data generate "${DATA_ARGS[@]}" --out "$WORK/rd-ref" >"$WORK/rd-ref.out" 2>&1 ||
+  { tail -n 5 "$WORK/rd-ref.out" | sed 's/^/   /'; die "one unsharded rollout-data generate"; }
+if [ "$states" = "$want" ] && [ -s rd/rollout-data.txt ] && cmp -s rd/rollout-data.txt "$WORK/rd-ref/shard-1-of-1.txt"; then
+  ok "rollout data: $states; the merged $(($(count <rd/rollout-data.txt) - 1)) positions are an unsharded run's file byte for byte"
+else
+  diff "$WORK/rd-ref/shard-1-of-1.txt" rd/rollout-data.txt 2>&1 | head -n 10 | sed 's/^/   /'
+  bad "rollout data: job states $states (expected $want), or the merged file differs from an unsharded run"
 fi
 end_step

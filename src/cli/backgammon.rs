@@ -51,6 +51,10 @@ pub enum BackgammonCommand {
     /// Build or extend that benchmark: plan positions, roll out their
     /// candidates shard by shard (resumable: rerun to go on).
     BenchmarkBuild(super::bgbenchmark::BuildArgs),
+    /// Training data from our own rollouts: generate a shard (resumable),
+    /// merge the shards, check the classes against GNU Backgammon's, fit.
+    #[command(subcommand)]
+    RolloutData(super::bgdata::DataCommand),
 }
 
 /// Why a `backgammon` subcommand failed: the lab's error of each command,
@@ -79,6 +83,8 @@ pub enum BackgammonError {
     CubeErrors(#[from] backgammon_lab::cube_errors::CubeErrorsError),
     #[error(transparent)]
     Benchmark(#[from] backgammon_lab::benchmark::BenchmarkError),
+    #[error(transparent)]
+    RolloutData(#[from] backgammon_lab::rollout_data::DataError),
 }
 
 /// Runs a `backgammon` subcommand; `Err` carries the message for stderr.
@@ -97,6 +103,7 @@ pub fn run(
         BackgammonCommand::CubeErrors(a) => return Ok(super::bgcube::run(a, out)),
         BackgammonCommand::Benchmark(a) => return Ok(super::bgbenchmark::score(a, out)),
         BackgammonCommand::BenchmarkBuild(a) => return Ok(super::bgbenchmark::build(a, out)),
+        BackgammonCommand::RolloutData(c) => return Ok(super::bgdata::run(c, out)),
         BackgammonCommand::Moves { position, dice } => {
             backgammon_lab::report::moves_report(&position, &dice)
         }

@@ -5,6 +5,7 @@
 mod backgammon;
 mod bgbenchmark;
 mod bgcube;
+mod bgdata;
 mod bgerrors;
 mod bgnet;
 mod bgrollout;

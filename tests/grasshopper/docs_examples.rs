@@ -264,7 +264,7 @@ fn no_machine_paths_and_no_copied_scripts() {
             "{page}: link to tools/slurm/ instead of copying a script"
         );
     }
-    for script in ["match.sbatch", "retro-level.sbatch"] {
+    for script in ["match.sbatch", "retro-level.sbatch", "rollout-data.sbatch"] {
         let link = format!("../tools/slurm/{script}");
         assert!(
             pages().iter().any(|(_, text)| text.contains(&link)),

@@ -4,9 +4,10 @@
 //! figures ([`bench`]), the seeded self-play they sample positions from
 //! ([`selfplay`]), GNU Backgammon as a judge and a yardstick ([`gnubg`],
 //! [`errors`], [`cube_errors`]), what `backgammon moves` and `backgammon show`
-//! print ([`report`]), `backgammon rollout`'s table ([`rollout`]), and our own
-//! benchmark of rolled-out positions ([`benchmark`]). The command line is a
-//! thin layer over these functions.
+//! print ([`report`]), `backgammon rollout`'s table ([`rollout`]), our own
+//! benchmark of rolled-out positions ([`benchmark`]), and training targets
+//! from our own rollouts ([`rollout_data`]). The command line is a thin layer
+//! over these functions.
 //!
 //! Every random draw comes from the rules crate's seeded [`SplitMix`]
 //! (`backgammon_rules::SplitMix`), so a seed repeats a run exactly and a
@@ -25,5 +26,6 @@ pub mod refine;
 pub mod report;
 pub mod rollout;
 pub mod rollout_check;
+pub mod rollout_data;
 pub mod selfplay;
 pub mod train;

@@ -1,0 +1,720 @@
+//! `backgammon rollout-data`: training targets from our own rollouts.
+//! Positions are sampled from seeded self-play of the shipped nets, classed
+//! contact / crashed / race as GNU Backgammon classes them ([`DataClass`]),
+//! and each is rolled out cubeless before the roll; one [`Record`] a line.
+//!
+//! A run of `positions` is cut into `of` shards: shard `k` (from 1) holds
+//! the positions whose index `i` (from 0) has `i mod of = k - 1`. Each
+//! position's dice seed comes from the run's seed and its index alone, so a
+//! shard's lines are those of the unsharded run, and [`merge`] joins the
+//! shards into the unsharded run's file byte for byte. A shard appends and
+//! flushes each line as its rollout ends; rerun, it keeps the complete
+//! lines (cutting a line a kill left half-written) and goes on from there.
+
+use crate::selfplay;
+use backgammon_engine::cube::CubeState;
+use backgammon_engine::eval::{classify, Class, Evaluator};
+use backgammon_engine::rollout::{rollout, RolloutError, Settings, Target};
+use backgammon_rules::{Board, Side, SplitMix};
+use std::collections::HashSet;
+use std::fmt;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+/// GNU Backgammon's classes of a position that a net evaluates.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum DataClass {
+    Contact,
+    Crashed,
+    Race,
+}
+
+impl DataClass {
+    pub const ALL: [DataClass; 3] = [DataClass::Contact, DataClass::Crashed, DataClass::Race];
+
+    /// GNU Backgammon's number of the class (its `classifypos`).
+    pub fn gnubg_number(self) -> u32 {
+        match self {
+            DataClass::Race => 8,
+            DataClass::Crashed => 9,
+            DataClass::Contact => 10,
+        }
+    }
+}
+
+impl fmt::Display for DataClass {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            DataClass::Contact => "contact",
+            DataClass::Crashed => "crashed",
+            DataClass::Race => "race",
+        })
+    }
+}
+
+impl FromStr for DataClass {
+    type Err = DataError;
+    fn from_str(s: &str) -> Result<Self, DataError> {
+        DataClass::ALL
+            .into_iter()
+            .find(|c| c.to_string() == s)
+            .ok_or_else(|| DataError::Class(s.to_string()))
+    }
+}
+
+/// Checkers a side keeps on the board at most and still counts as crashed.
+const CRASHED_CHECKERS: u32 = 6;
+
+/// True when `side` has crashed: few checkers left in play, where checkers
+/// piled deep on its ace point (beyond one) and on its two point (beyond
+/// one, when the ace point holds a pile too) are out of play. This is
+/// GNU Backgammon's idea of a crashed board, re-derived from its
+/// description and checked against its classifier (`rollout-data classes`).
+fn crashed(board: &Board, side: Side) -> bool {
+    let c = board.counts(side);
+    let on_board: u32 = c.iter().map(|&n| n as u32).sum();
+    let (ace, two) = (c[0] as u32, c[1] as u32);
+    if on_board <= CRASHED_CHECKERS {
+        return true;
+    }
+    if ace > 1 {
+        on_board <= CRASHED_CHECKERS + ace
+            || (two > 1 && 1 + on_board - ace - two <= CRASHED_CHECKERS)
+    } else {
+        on_board < CRASHED_CHECKERS + two
+    }
+}
+
+/// The class of a position a net evaluates (None: a bear-off, which the
+/// database answers, or a finished game).
+pub fn class_of(board: &Board) -> Option<DataClass> {
+    if board.has_won(Side::OnRoll) || board.has_won(Side::Opponent) {
+        return None;
+    }
+    match classify(board) {
+        Class::Bearoff => None,
+        Class::Race => Some(DataClass::Race),
+        Class::Contact if crashed(board, Side::OnRoll) || crashed(board, Side::Opponent) => {
+            Some(DataClass::Crashed)
+        }
+        Class::Contact => Some(DataClass::Contact),
+    }
+}
+
+/// What a generation run rolls out (the same for every shard).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct DataSettings {
+    /// Positions of the whole run (all shards) to roll out; not part of a
+    /// run's identity: a run grows when rerun with more.
+    pub positions: usize,
+    pub trials: u32,
+    pub ply: u8,
+    pub truncate: Option<u32>,
+    pub seed: u64,
+}
+
+impl fmt::Display for DataSettings {
+    /// The header's settings part.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "trials {} ply {} truncate {} seed {}",
+            self.trials,
+            self.ply,
+            self.truncate.map_or("none".to_string(), |k| k.to_string()),
+            self.seed
+        )
+    }
+}
+
+/// Shard `k` of `of` (k from 1).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub k: u32,
+    pub of: u32,
+}
+
+impl Shard {
+    pub const WHOLE: Shard = Shard { k: 1, of: 1 };
+
+    pub fn new(k: u32, of: u32) -> Result<Shard, DataError> {
+        if of == 0 || k == 0 || k > of {
+            return Err(DataError::Shard { k, of });
+        }
+        Ok(Shard { k, of })
+    }
+
+    /// The indices of the run's positions this shard holds, in order.
+    pub fn indices(self, positions: usize) -> impl Iterator<Item = usize> {
+        (self.k as usize - 1..positions).step_by(self.of as usize)
+    }
+
+    /// The shard's file in `dir`.
+    pub fn file(self, dir: &Path) -> PathBuf {
+        dir.join(format!("shard-{}-of-{}.txt", self.k, self.of))
+    }
+}
+
+/// The first line of a data file.
+fn header(s: &DataSettings, shard: Shard) -> String {
+    format!(
+        "# grasshopper rollout-data {s} shard {}/{}\n",
+        shard.k, shard.of
+    )
+}
+
+/// One rolled-out position: its index in the run, the position (player on
+/// roll, before the roll), its class, the five rolled-out chances of the
+/// player on roll (win, win gammon, win backgammon, lose gammon, lose
+/// backgammon), the cubeless equity and its standard error.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Record {
+    pub index: usize,
+    pub board: Board,
+    pub class: DataClass,
+    pub probs: [f32; 5],
+    pub equity: f64,
+    pub error: f64,
+}
+
+impl fmt::Display for Record {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let p = self.probs;
+        write!(
+            f,
+            "{} {} {} {:.4} {:.4} {:.4} {:.4} {:.4} {:+.4} {:.4}",
+            self.index,
+            self.board.position_id(),
+            self.class,
+            p[0],
+            p[1],
+            p[2],
+            p[3],
+            p[4],
+            self.equity,
+            self.error
+        )
+    }
+}
+
+impl FromStr for Record {
+    type Err = DataError;
+    fn from_str(line: &str) -> Result<Record, DataError> {
+        let w: Vec<&str> = line.split_whitespace().collect();
+        let bad = |why: &str| DataError::Line {
+            line: line.to_string(),
+            why: why.to_string(),
+        };
+        if w.len() != 10 {
+            return Err(bad(
+                "expected 10 fields: index id class 5 chances equity error",
+            ));
+        }
+        let num = |s: &str| {
+            s.parse::<f64>()
+                .map_err(|_| bad(&format!("\"{s}\" is not a number")))
+        };
+        let mut probs = [0.0f32; 5];
+        for (k, p) in probs.iter_mut().enumerate() {
+            *p = num(w[3 + k])? as f32;
+        }
+        Ok(Record {
+            index: w[0]
+                .parse()
+                .map_err(|_| bad(&format!("\"{}\" is not an index", w[0])))?,
+            board: Board::from_position_id(w[1]).map_err(|e| bad(&e.to_string()))?,
+            class: w[2].parse()?,
+            probs,
+            equity: num(w[8])?,
+            error: num(w[9])?,
+        })
+    }
+}
+
+/// Why generation or a merge failed.
+#[derive(Debug, thiserror::Error)]
+pub enum DataError {
+    #[error("{}: {source}", path.display())]
+    Io { path: PathBuf, source: io::Error },
+    #[error("shard {k} of {of}: expected 1 <= K <= N")]
+    Shard { k: u32, of: u32 },
+    #[error("class \"{0}\": expected contact, crashed or race")]
+    Class(String),
+    #[error("line \"{line}\": {why}")]
+    Line { line: String, why: String },
+    #[error("{}: {why}", path.display())]
+    File { path: PathBuf, why: String },
+    #[error(transparent)]
+    Rollout(#[from] RolloutError),
+}
+
+fn io_at(path: &Path) -> impl FnOnce(io::Error) -> DataError + '_ {
+    move |source| DataError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// Chance that a self-play move is the second best: some positions the
+/// nets' own best play would not reach, as a stronger opponent's would.
+const EXPLORE: f32 = 0.1;
+
+/// The run's first `positions` positions: distinct net positions of seeded
+/// self-play games (one seed a game, drawn from the run's seed), each kept
+/// with chance [`KEEP`], in the order met. A longer run's sample begins
+/// with a shorter one's, so a run grows by rerunning it with more.
+pub fn sample(eval: &Evaluator, positions: usize, seed: u64) -> Vec<Board> {
+    let mut seeds = SplitMix::new(seed);
+    let mut keep = SplitMix::new(seed ^ 0x5EED_DA7A);
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    while out.len() < positions {
+        for b in selfplay::exploring(eval, 1, EXPLORE, seeds.next_u64()) {
+            if class_of(&b).is_some() && seen.insert(b.key()) && keep.unit() < KEEP {
+                out.push(b);
+            }
+        }
+    }
+    out.truncate(positions);
+    out
+}
+
+/// Chance that a self-play position is kept: fewer positions of one game,
+/// more games.
+const KEEP: f32 = 0.25;
+
+/// The rollout seed of position `index`: from the run's seed and the index
+/// alone, whatever the shard.
+fn position_seed(seed: u64, index: usize) -> u64 {
+    SplitMix::new(seed ^ SplitMix::new(index as u64).next_u64()).next_u64()
+}
+
+/// Rolls out position `index` of the run.
+pub fn roll_out(
+    eval: &Evaluator,
+    s: &DataSettings,
+    index: usize,
+    board: Board,
+    threads: usize,
+) -> Result<Record, DataError> {
+    let class = class_of(&board).ok_or_else(|| DataError::Line {
+        line: board.position_id(),
+        why: "not a net's position (bear-off or finished)".to_string(),
+    })?;
+    let settings = Settings {
+        trials: s.trials,
+        ply: s.ply,
+        truncate: s.truncate,
+        seed: position_seed(s.seed, index),
+        threads,
+        ..Settings::default()
+    };
+    let target = Target {
+        board,
+        dice: None,
+        cube: CubeState::money(true),
+    };
+    let r = rollout(eval, &target, &settings, None, |_| true)?;
+    let o = &r.outcomes[0];
+    Ok(Record {
+        index,
+        board,
+        class,
+        probs: o.probs,
+        equity: o.cubeless,
+        error: o.cubeless_error,
+    })
+}
+
+/// A shard's file read back: its complete records, and the length in bytes
+/// of the part holding them (a kill may leave a half line after it).
+fn read_done(path: &Path, head: &str) -> Result<Option<(Vec<Record>, u64)>, DataError> {
+    let text = match std::fs::read(path) {
+        Ok(b) => String::from_utf8_lossy(&b).into_owned(),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(io_at(path)(e)),
+    };
+    if text.len() < head.len() && head.starts_with(&text) {
+        return Ok(None); // killed while writing the header
+    }
+    if !text.starts_with(head) {
+        let first = text.lines().next().unwrap_or("");
+        return Err(DataError::File {
+            path: path.to_path_buf(),
+            why: format!(
+                "its header \"{first}\" is not this run's \"{}\"",
+                head.trim_end()
+            ),
+        });
+    }
+    let body = &text[head.len()..];
+    let complete = body.rfind('\n').map_or(0, |i| i + 1);
+    let records = body[..complete]
+        .lines()
+        .map(str::parse)
+        .collect::<Result<Vec<Record>, _>>()?;
+    Ok(Some((records, (head.len() + complete) as u64)))
+}
+
+/// Opens a shard's file for appending after its complete records (creating
+/// it with its header), returning the records already there.
+fn open_shard(
+    path: &Path,
+    head: &str,
+    expected: &[usize],
+) -> Result<(std::fs::File, Vec<Record>), DataError> {
+    let done = read_done(path, head)?;
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .write(true)
+        .truncate(false)
+        .open(path)
+        .map_err(io_at(path))?;
+    let records = match done {
+        Some((records, len)) => {
+            f.set_len(len).map_err(io_at(path))?;
+            records
+        }
+        None => {
+            f.set_len(0).map_err(io_at(path))?;
+            f.write_all(head.as_bytes()).map_err(io_at(path))?;
+            Vec::new()
+        }
+    };
+    let indices: Vec<usize> = records.iter().map(|r| r.index).collect();
+    if indices.len() > expected.len() || indices[..] != expected[..indices.len()] {
+        return Err(DataError::File {
+            path: path.to_path_buf(),
+            why: "its records are not this shard's positions in order".to_string(),
+        });
+    }
+    use std::io::Seek;
+    f.seek(io::SeekFrom::End(0)).map_err(io_at(path))?;
+    Ok((f, records))
+}
+
+/// Generates (or resumes) shard `shard` of a run into `dir`: each record is
+/// appended and flushed as its rollout ends; `progress` hears each one with
+/// the count done and the shard's total. Returns the shard's file.
+pub fn generate(
+    eval: &Evaluator,
+    s: &DataSettings,
+    shard: Shard,
+    dir: &Path,
+    threads: usize,
+    mut progress: impl FnMut(&Record, usize, usize),
+) -> Result<PathBuf, DataError> {
+    std::fs::create_dir_all(dir).map_err(io_at(dir))?;
+    let path = shard.file(dir);
+    let expected: Vec<usize> = shard.indices(s.positions).collect();
+    let (mut f, done) = open_shard(&path, &header(s, shard), &expected)?;
+    let boards = sample(eval, s.positions, s.seed);
+    for (n, &i) in expected.iter().enumerate().skip(done.len()) {
+        let r = roll_out(eval, s, i, boards[i], threads)?;
+        f.write_all(format!("{r}\n").as_bytes())
+            .and_then(|_| f.flush())
+            .and_then(|_| f.sync_data())
+            .map_err(io_at(&path))?;
+        progress(&r, n + 1, expected.len());
+    }
+    Ok(path)
+}
+
+/// Reads a data file: its header line and its complete records (a line a
+/// running or killed shard has half written is left out).
+pub fn read_file(path: &Path) -> Result<(String, Vec<Record>), DataError> {
+    let text = std::fs::read_to_string(path).map_err(io_at(path))?;
+    let complete = text.rfind('\n').map_or(0, |i| i + 1);
+    let mut lines = text[..complete].lines();
+    let head = lines.next().unwrap_or("").to_string();
+    if !head.starts_with("# grasshopper rollout-data ") {
+        return Err(DataError::File {
+            path: path.to_path_buf(),
+            why: format!("\"{head}\" is not a rollout-data header"),
+        });
+    }
+    let records = lines.map(str::parse).collect::<Result<Vec<Record>, _>>()?;
+    Ok((head, records))
+}
+
+/// The settings part of a header (without its shard).
+fn settings_of(head: &str) -> &str {
+    head.rsplit_once(" shard ").map_or(head, |(s, _)| s)
+}
+
+/// Joins the `of` shards in `dir` into `out`: the run's positions up to
+/// the first one a shard has not rolled out yet, which is the file an
+/// unsharded run of the same settings and that many positions writes, byte
+/// for byte. Returns the count of records.
+pub fn merge(dir: &Path, of: u32, out: &Path) -> Result<usize, DataError> {
+    let mut settings = None;
+    let mut all = Vec::new();
+    let mut covered = usize::MAX;
+    for k in 1..=of {
+        let shard = Shard::new(k, of)?;
+        let path = shard.file(dir);
+        let (head, records) = read_file(&path)?;
+        let fault = |why: String| DataError::File {
+            path: path.clone(),
+            why,
+        };
+        let own = settings_of(&head).to_string();
+        match &settings {
+            None => settings = Some(own),
+            Some(first) if *first != own => {
+                return Err(fault(format!(
+                    "its settings differ from shard 1's \"{first}\""
+                )))
+            }
+            Some(_) => {}
+        }
+        let got: Vec<usize> = records.iter().map(|r| r.index).collect();
+        let expected: Vec<usize> = shard
+            .indices(got.len() * of as usize + of as usize)
+            .collect();
+        if got[..] != expected[..got.len()] {
+            return Err(fault(
+                "its records are not the shard's positions in order".to_string(),
+            ));
+        }
+        // The first index this shard lacks.
+        covered = covered.min(k as usize - 1 + got.len() * of as usize);
+        all.extend(records);
+    }
+    all.retain(|r| r.index < covered);
+    all.sort_by_key(|r| r.index);
+    let mut text = format!("{} shard 1/1\n", settings.unwrap_or_default());
+    for r in &all {
+        text.push_str(&format!("{r}\n"));
+    }
+    crate::train::write_atomic(out, text.as_bytes()).map_err(io_at(out))?;
+    Ok(all.len())
+}
+
+/// Our classes beside GNU Backgammon's on the same positions: per our
+/// class, the count of positions gnubg puts in each of its classes
+/// (contact, crashed, race, other), from its `classifypos`.
+pub struct ClassAgreement {
+    pub rows: Vec<(DataClass, [usize; 4])>,
+}
+
+impl ClassAgreement {
+    /// Positions on which the two agree, and all of them.
+    pub fn agreed(&self) -> (usize, usize) {
+        let mut same = 0;
+        let mut all = 0;
+        for (c, counts) in &self.rows {
+            all += counts.iter().sum::<usize>();
+            same += DataClass::ALL
+                .iter()
+                .position(|x| x == c)
+                .map_or(0, |k| counts[k]);
+        }
+        (same, all)
+    }
+}
+
+/// Classes `boards` by gnubg (the binary `gnubg`) and by [`class_of`].
+pub fn compare_classes(gnubg: &Path, boards: &[Board]) -> Result<ClassAgreement, DataError> {
+    use crate::gnubg::{run, Job, CLASSIFY};
+    let ids: String = boards.iter().map(|b| b.position_id() + "\n").collect();
+    let job = Job {
+        inputs: vec![("BG_IDS", ids)],
+        outputs: vec!["BG_OUT"],
+        vars: vec![],
+    };
+    let gnubg_fault = |why: String| DataError::File {
+        path: gnubg.to_path_buf(),
+        why,
+    };
+    let ran = run(gnubg, CLASSIFY, &job).map_err(|e| gnubg_fault(e.to_string()))?;
+    let text = ran.outputs.into_iter().next().expect("one output");
+    let text = text.map_err(|e| gnubg_fault(format!("no classes: {e}")))?;
+    let mut rows: Vec<(DataClass, [usize; 4])> =
+        DataClass::ALL.iter().map(|&c| (c, [0; 4])).collect();
+    for (b, line) in boards.iter().zip(text.lines()) {
+        let Some(ours) = class_of(b) else { continue };
+        let theirs = line.trim().parse::<u32>().unwrap_or(0);
+        let col = DataClass::ALL
+            .iter()
+            .position(|c| c.gnubg_number() == theirs)
+            .unwrap_or(3);
+        let row = DataClass::ALL.iter().position(|&c| c == ours).unwrap();
+        rows[row].1[col] += 1;
+    }
+    Ok(ClassAgreement { rows })
+}
+
+/// The records of a data file as training pairs for the nets (chances of
+/// the player on roll, as the nets give them).
+pub fn training_pairs(records: &[Record]) -> Vec<(Board, [f32; 5])> {
+    records.iter().map(|r| (r.board, r.probs)).collect()
+}
+
+/// Fits `eval` to the rolled-out `records` with the refinement's fitting
+/// ([`crate::refine::fit_epoch`]): `epochs` passes, the learning rate
+/// geometric from `alpha.0` to `alpha.1`, the last `holdout` records kept
+/// out of the fit. Returns the equity RMSE on the held-out records before
+/// and after each epoch (the first entry is the start's).
+pub fn fit(
+    eval: &mut Evaluator,
+    records: &[Record],
+    holdout: usize,
+    epochs: u32,
+    alpha: (f32, f32),
+    seed: u64,
+    mut log: impl FnMut(u32, f64),
+) -> Vec<f64> {
+    let data = training_pairs(records);
+    let cut = data.len().saturating_sub(holdout);
+    let (train, test) = data.split_at(cut);
+    let mut curve = vec![crate::refine::equity_rmse(eval, test)];
+    log(0, curve[0]);
+    for epoch in 0..epochs {
+        let f = if epochs > 1 {
+            epoch as f32 / (epochs - 1) as f32
+        } else {
+            0.0
+        };
+        let a = alpha.0 * (alpha.1 / alpha.0).powf(f);
+        let mut rng = SplitMix::new(seed ^ epoch as u64);
+        crate::refine::fit_epoch(eval, train, a, &mut rng);
+        curve.push(crate::refine::equity_rmse(eval, test));
+        log(epoch + 1, curve[curve.len() - 1]);
+    }
+    curve
+}
+
+/// Saves nets as a run directory (`contact.net`, `race.net`) that
+/// `net:DIR` players and `--from` read.
+pub fn save_nets(dir: &Path, e: &Evaluator) -> Result<(), DataError> {
+    std::fs::create_dir_all(dir).map_err(io_at(dir))?;
+    for (file, net) in [("contact.net", &e.contact), ("race.net", &e.race)] {
+        let path = dir.join(file);
+        crate::train::write_atomic(&path, &net.to_bytes()).map_err(io_at(&path))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tiny() -> DataSettings {
+        DataSettings {
+            positions: 7,
+            trials: 8,
+            ply: 1,
+            truncate: Some(3),
+            seed: 11,
+        }
+    }
+
+    #[test]
+    fn records_and_classes_round_trip_through_text() {
+        let eval = Evaluator::shipped();
+        let s = tiny();
+        let boards = sample(&eval, s.positions, s.seed);
+        let r = roll_out(&eval, &s, 3, boards[3], 1).unwrap();
+        let text = r.to_string();
+        let back: Record = text.parse().unwrap();
+        assert_eq!(back.to_string(), text);
+        assert_eq!(back.board, r.board);
+        for c in DataClass::ALL {
+            assert_eq!(c.to_string().parse::<DataClass>().unwrap(), c);
+        }
+        assert!(matches!(
+            "crash".parse::<DataClass>(),
+            Err(DataError::Class(_))
+        ));
+        assert!(matches!(
+            "1 4HPwATDgc/ABMA contact 0.5".parse::<Record>(),
+            Err(DataError::Line { .. })
+        ));
+    }
+
+    #[test]
+    fn crashed_boards_are_told_from_contact() {
+        // The starting position: full contact.
+        assert_eq!(class_of(&Board::START), Some(DataClass::Contact));
+        // The player on roll with 13 checkers off and one anchor back left
+        // in the opponent's home board: crashed.
+        let mut me = [0u8; 25];
+        me[23] = 2;
+        let mut them = [0u8; 25];
+        them[5] = 5;
+        them[7] = 3;
+        them[12] = 5;
+        them[23] = 2;
+        let b = Board::from_counts(&me, &them).unwrap();
+        assert_eq!(class_of(&b), Some(DataClass::Crashed));
+    }
+
+    #[test]
+    fn shards_merge_into_the_unsharded_run_and_a_killed_shard_resumes() {
+        let eval = Evaluator::shipped();
+        let s = tiny();
+        let dir = tempfile::tempdir().unwrap();
+        let whole = generate(
+            &eval,
+            &s,
+            Shard::WHOLE,
+            &dir.path().join("one"),
+            1,
+            |_, _, _| {},
+        )
+        .unwrap();
+        let sharded = dir.path().join("three");
+        for k in 1..=3 {
+            generate(
+                &eval,
+                &s,
+                Shard::new(k, 3).unwrap(),
+                &sharded,
+                2,
+                |_, _, _| {},
+            )
+            .unwrap();
+        }
+        // Shard 2 killed after its first record, in the middle of a line.
+        let shard2 = Shard::new(2, 3).unwrap().file(&sharded);
+        let full = std::fs::read_to_string(&shard2).unwrap();
+        let cut = full.lines().take(2).map(|l| l.len() + 1).sum::<usize>() + 9;
+        std::fs::write(&shard2, &full[..cut]).unwrap();
+        // Merged now, the run holds the positions before shard 2's second.
+        assert_eq!(merge(&sharded, 3, &sharded.join("all.txt")).unwrap(), 4);
+        generate(
+            &eval,
+            &s,
+            Shard::new(2, 3).unwrap(),
+            &sharded,
+            1,
+            |_, _, _| {},
+        )
+        .unwrap();
+        assert_eq!(std::fs::read_to_string(&shard2).unwrap(), full);
+        assert_eq!(merge(&sharded, 3, &sharded.join("all.txt")).unwrap(), 7);
+        assert_eq!(
+            std::fs::read(sharded.join("all.txt")).unwrap(),
+            std::fs::read(&whole).unwrap()
+        );
+        // A run grown from fewer positions is the run of more.
+        let grown = dir.path().join("grown");
+        let fewer = DataSettings { positions: 4, ..s };
+        generate(&eval, &fewer, Shard::WHOLE, &grown, 1, |_, _, _| {}).unwrap();
+        let path = generate(&eval, &s, Shard::WHOLE, &grown, 1, |_, _, _| {}).unwrap();
+        assert_eq!(std::fs::read(path).unwrap(), std::fs::read(&whole).unwrap());
+        // Another run's settings are refused, not appended to.
+        let other = DataSettings { seed: 12, ..s };
+        assert!(generate(
+            &eval,
+            &other,
+            Shard::WHOLE,
+            &dir.path().join("one"),
+            1,
+            |_, _, _| {}
+        )
+        .is_err());
+    }
+}

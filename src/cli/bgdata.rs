@@ -1,0 +1,212 @@
+//! `backgammon rollout-data`: generate (a shard of) rolled-out training
+//! positions, merge the shards, compare our position classes with GNU
+//! Backgammon's, and fit nets to the data; run in the backgammon lab.
+
+use super::backgammon::BackgammonError;
+use backgammon_engine::eval::Evaluator;
+use backgammon_lab::players::load_nets;
+use backgammon_lab::rollout_data::{self, DataSettings, Shard};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// `backgammon rollout-data <step>`.
+#[derive(clap::Subcommand, Debug)]
+pub enum DataCommand {
+    /// Roll out shard K of N of a run's positions into DIR/shard-K-of-N.txt
+    /// (one line a position, flushed as it ends; rerun to resume).
+    Generate(GenerateArgs),
+    /// Join the N shards of DIR into one file (the unsharded run's, byte
+    /// for byte).
+    Merge {
+        /// Directory of the shards.
+        #[arg(long)]
+        dir: PathBuf,
+        /// Shards of the run.
+        #[arg(long)]
+        of: u32,
+        /// The merged file.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Our contact / crashed / race classes beside GNU Backgammon's on a
+    /// run's sample of positions.
+    Classes {
+        #[arg(long, default_value_t = 2000)]
+        positions: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value = "/usr/games/gnubg")]
+        gnubg: PathBuf,
+    },
+    /// Fit nets (the shipped ones, or --from's) to a data file's rolled-out
+    /// chances and save them in --out (contact.net, race.net).
+    Fit(FitArgs),
+}
+
+/// `backgammon rollout-data generate`.
+#[derive(clap::Args, Debug)]
+pub struct GenerateArgs {
+    /// This shard (from 1).
+    #[arg(long, default_value_t = 1)]
+    pub shard: u32,
+    /// Shards of the run.
+    #[arg(long, default_value_t = 1)]
+    pub of: u32,
+    /// Positions of the whole run (all shards).
+    #[arg(long)]
+    pub positions: usize,
+    /// Trials per position.
+    #[arg(long, default_value_t = 144)]
+    pub trials: u32,
+    /// Checker play in the trials, root-inclusive plies (1 = the net).
+    #[arg(long, default_value_t = 1)]
+    pub ply: u8,
+    /// Stop each trial after this many rolls and take the net's evaluation.
+    #[arg(long)]
+    pub truncate: Option<u32>,
+    /// Seed of the positions and of the dice.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Threads per rollout (the results do not depend on them).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Directory of the shard files.
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+/// `backgammon rollout-data fit`.
+#[derive(clap::Args, Debug)]
+pub struct FitArgs {
+    /// A data file (merged or one shard's).
+    #[arg(long)]
+    pub data: PathBuf,
+    /// Start from these nets (a directory with contact.net and race.net;
+    /// default the shipped ones).
+    #[arg(long)]
+    pub from: Option<PathBuf>,
+    /// Directory of the fitted nets.
+    #[arg(long)]
+    pub out: PathBuf,
+    #[arg(long, default_value_t = 10)]
+    pub epochs: u32,
+    /// Learning rate of the first epoch (geometric down to --alpha-end).
+    #[arg(long, default_value_t = 0.02)]
+    pub alpha: f32,
+    /// Learning rate of the last epoch.
+    #[arg(long, default_value_t = 0.002)]
+    pub alpha_end: f32,
+    /// Records at the end of the file kept out of the fit (the RMSE sample).
+    #[arg(long, default_value_t = 500)]
+    pub holdout: usize,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// Runs a `rollout-data` step: results on `out`, progress on stderr.
+pub fn run(c: DataCommand, out: &mut impl Write) -> Result<(), BackgammonError> {
+    match c {
+        DataCommand::Generate(a) => generate(a, out),
+        DataCommand::Merge { dir, of, out: file } => {
+            let n = rollout_data::merge(&dir, of, &file)?;
+            let _ = writeln!(
+                out,
+                "merged {of} shards: {n} positions in {}",
+                file.display()
+            );
+            Ok(())
+        }
+        DataCommand::Classes {
+            positions,
+            seed,
+            gnubg,
+        } => classes(positions, seed, &gnubg, out),
+        DataCommand::Fit(a) => fit(a, out),
+    }
+}
+
+fn generate(a: GenerateArgs, out: &mut impl Write) -> Result<(), BackgammonError> {
+    let s = DataSettings {
+        positions: a.positions,
+        trials: a.trials,
+        ply: a.ply,
+        truncate: a.truncate,
+        seed: a.seed,
+    };
+    let shard = Shard::new(a.shard, a.of)?;
+    let eval = Evaluator::shipped();
+    let path = rollout_data::generate(&eval, &s, shard, &a.out, a.threads.max(1), |r, n, all| {
+        eprintln!(
+            "rollout-data {}/{}: {n}/{all} {} {} {:+.4} ± {:.4}",
+            shard.k,
+            shard.of,
+            r.board.position_id(),
+            r.class,
+            r.equity,
+            r.error
+        )
+    })?;
+    let _ = writeln!(
+        out,
+        "shard {}/{} done: {}",
+        shard.k,
+        shard.of,
+        path.display()
+    );
+    Ok(())
+}
+
+fn classes(
+    positions: usize,
+    seed: u64,
+    gnubg: &std::path::Path,
+    out: &mut impl Write,
+) -> Result<(), BackgammonError> {
+    let boards = rollout_data::sample(&Evaluator::shipped(), positions, seed);
+    let a = rollout_data::compare_classes(gnubg, &boards)?;
+    let _ = writeln!(out, "ours \\ gnubg   contact crashed    race   other");
+    for (c, n) in &a.rows {
+        let _ = writeln!(
+            out,
+            "{:<12} {:>9} {:>7} {:>7} {:>7}",
+            c.to_string(),
+            n[0],
+            n[1],
+            n[2],
+            n[3]
+        );
+    }
+    let (same, all) = a.agreed();
+    let _ = writeln!(
+        out,
+        "agreement: {same} of {all} positions ({:.2}%)",
+        100.0 * same as f64 / all.max(1) as f64
+    );
+    Ok(())
+}
+
+fn fit(a: FitArgs, out: &mut impl Write) -> Result<(), BackgammonError> {
+    let mut eval = match &a.from {
+        Some(dir) => load_nets(dir)?,
+        None => Evaluator::shipped(),
+    };
+    let (_, records) = rollout_data::read_file(&a.data)?;
+    let alpha = (a.alpha, a.alpha_end);
+    rollout_data::fit(
+        &mut eval,
+        &records,
+        a.holdout,
+        a.epochs,
+        alpha,
+        a.seed,
+        |epoch, rmse| eprintln!("fit: epoch {epoch}: held-out equity rmse {rmse:.4}"),
+    );
+    rollout_data::save_nets(&a.out, &eval)?;
+    let _ = writeln!(
+        out,
+        "nets fitted to {} positions: {}",
+        records.len(),
+        a.out.display()
+    );
+    Ok(())
+}
