@@ -1,6 +1,7 @@
 //! `backgammon moves` and `backgammon show`: the backgammon rules for
 //! scripts and checks. Bad input is an error naming the option, exit code 2.
 
+use super::bgerror::BackgammonError;
 use std::io::Write;
 
 /// `backgammon`: the rules of classic backgammon from the command line.
@@ -55,36 +56,6 @@ pub enum BackgammonCommand {
     /// merge the shards, check the classes against GNU Backgammon's, fit.
     #[command(subcommand)]
     RolloutData(super::bgdata::DataCommand),
-}
-
-/// Why a `backgammon` subcommand failed: the lab's error of each command,
-/// its message unchanged.
-#[derive(Debug, thiserror::Error)]
-pub enum BackgammonError {
-    #[error(transparent)]
-    Report(#[from] backgammon_lab::report::ReportError),
-    #[error(transparent)]
-    Nets(#[from] backgammon_lab::players::NetsError),
-    #[error(transparent)]
-    Train(#[from] backgammon_lab::train::TrainError),
-    #[error(transparent)]
-    Duel(#[from] backgammon_lab::players::PlayerError),
-    #[error(transparent)]
-    Bench(#[from] backgammon_lab::bench::BenchError),
-    #[error(transparent)]
-    Refine(#[from] backgammon_lab::refine::RefineError),
-    #[error(transparent)]
-    Errors(#[from] backgammon_lab::errors::ErrorsError),
-    #[error(transparent)]
-    Rollout(#[from] backgammon_lab::rollout::RolloutReportError),
-    #[error(transparent)]
-    RolloutCheck(#[from] backgammon_lab::rollout_check::CheckError),
-    #[error(transparent)]
-    CubeErrors(#[from] backgammon_lab::cube_errors::CubeErrorsError),
-    #[error(transparent)]
-    Benchmark(#[from] backgammon_lab::benchmark::BenchmarkError),
-    #[error(transparent)]
-    RolloutData(#[from] backgammon_lab::rollout_data::DataError),
 }
 
 /// Runs a `backgammon` subcommand; `Err` carries the message for stderr.

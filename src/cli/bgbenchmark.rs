@@ -2,7 +2,7 @@
 //! arguments, read into the backgammon lab's settings and run there
 //! (`backgammon_lab::benchmark`).
 
-use super::backgammon::BackgammonError;
+use super::bgerror::BackgammonError;
 use backgammon_engine::rollout::Settings;
 use backgammon_lab::benchmark::{self, BuildSettings, ScoreSettings};
 use std::io::Write;

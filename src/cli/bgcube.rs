@@ -35,10 +35,7 @@ pub struct CubeErrorsArgs {
 }
 
 /// Runs `backgammon cube-errors`.
-pub fn run(
-    a: CubeErrorsArgs,
-    out: &mut impl Write,
-) -> Result<(), super::backgammon::BackgammonError> {
+pub fn run(a: CubeErrorsArgs, out: &mut impl Write) -> Result<(), super::bgerror::BackgammonError> {
     let settings = CubeErrorsSettings {
         decisions: a.decisions,
         seed: a.seed,

@@ -2,7 +2,7 @@
 //! positions, merge the shards, compare our position classes with GNU
 //! Backgammon's, and fit nets to the data; run in the backgammon lab.
 
-use super::backgammon::BackgammonError;
+use super::bgerror::BackgammonError;
 use backgammon_engine::eval::Evaluator;
 use backgammon_lab::players::load_nets;
 use backgammon_lab::rollout_data::{self, DataSettings, Shard};

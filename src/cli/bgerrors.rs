@@ -31,7 +31,7 @@ pub struct ErrorsArgs {
 }
 
 /// Runs `backgammon errors`.
-pub fn run(a: ErrorsArgs, out: &mut impl Write) -> Result<(), super::backgammon::BackgammonError> {
+pub fn run(a: ErrorsArgs, out: &mut impl Write) -> Result<(), super::bgerror::BackgammonError> {
     let settings = ErrorsSettings {
         positions: a.positions,
         seed: a.seed,

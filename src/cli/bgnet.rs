@@ -1,7 +1,7 @@
 //! `backgammon train`, `duel`, `bench` and `refine`: their arguments, read
 //! into the backgammon lab's settings and run there.
 
-use super::backgammon::BackgammonError;
+use super::bgerror::BackgammonError;
 use backgammon_lab::bench::{self, BenchSettings};
 use backgammon_lab::players::{load_nets, run_duel as duel, DuelSettings};
 use backgammon_lab::refine::{self, RefineConfig};

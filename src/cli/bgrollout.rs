@@ -1,7 +1,7 @@
 //! `backgammon rollout` (and `backgammon rollout-check`): their arguments,
 //! read into the backgammon lab's settings and run there.
 
-use super::backgammon::BackgammonError;
+use super::bgerror::BackgammonError;
 use backgammon_engine::rollout::Settings;
 use backgammon_lab::rollout::{self, RolloutRequest};
 use backgammon_lab::rollout_check::{self, CheckSettings};

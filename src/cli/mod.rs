@@ -6,6 +6,7 @@ mod backgammon;
 mod bgbenchmark;
 mod bgcube;
 mod bgdata;
+mod bgerror;
 mod bgerrors;
 mod bgnet;
 mod bgrollout;

@@ -18,7 +18,7 @@ mod session;
 
 use crate::grammar::{ErrorCode, Question};
 use crate::report::{CheckResult, Settings, Tier, Verdict};
-use offers::Offers;
+use session::Offers;
 use session::{Check, Session};
 
 /// A check: its name, its tier, what it needs offered, and its body.

@@ -7,34 +7,13 @@
 //! engine declares those options. (`d` draws for a person, not for a
 //! parser: it has no check.)
 
-use super::session::{Check, Session};
+use super::session::{Check, Offers, Session};
 use crate::grammar::{Line, OptionKind};
 use crate::strict::Fault;
 use std::time::{Duration, Instant};
 
 /// How long the probe waits for `perft 1`'s first line.
 pub const PERFT_PATIENCE: Duration = Duration::from_millis(300);
-
-/// The extensions an engine offers.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Offers {
-    /// `uci` answered by `uciok`.
-    pub uci: bool,
-    /// `query fen` answered.
-    pub fen: bool,
-    /// `query legal <move>` answered.
-    pub legal: bool,
-    /// `query moves` answered.
-    pub moves: bool,
-    /// An unknown command answered by an `error` line.
-    pub errors: bool,
-    /// `perft <depth>` answered.
-    pub perft: bool,
-    /// The check option `Ponder`.
-    pub ponder: bool,
-    /// The spin option `MultiPV`.
-    pub multipv: bool,
-}
 
 /// The probes: the command, and the first word of an answer that offers it.
 const PROBES: [(&str, Probe); 5] = [

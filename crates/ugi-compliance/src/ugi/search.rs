@@ -155,14 +155,6 @@ impl Session<'_> {
         Ok(found)
     }
 
-    pub fn go_limit(&mut self, go: &str, pos: Position, limit: Option<Duration>) -> Check {
-        let found = self.search(&pos, go, limit)?;
-        if found.best.is_none() {
-            return Err(wrong(format!("no move in {pos}")));
-        }
-        Ok(())
-    }
-
     /// Info lines only (no bestmove) for `WATCH`.
     pub fn watch(&mut self, pos: &Position, go: &str) -> Check {
         let until = Instant::now() + WATCH;

@@ -3,7 +3,6 @@
 //! (send, read a line, expect silence, `isready`, `query`) that every check
 //! shares. A failed check ends the process; the next check starts another.
 
-use super::offers::Offers;
 use crate::grammar::{answer, Answer, Line, OptionKind, Question};
 use crate::positions::Positions;
 use crate::report::Settings;
@@ -238,4 +237,26 @@ impl<'a> Session<'a> {
         };
         Position::start(n).unwrap_or_else(|| Position::start(14).expect("14 checkers"))
     }
+}
+
+/// The extensions an engine offers (learned by `offers`' probe; kept in the
+/// session that every check reads).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Offers {
+    /// `uci` answered by `uciok`.
+    pub uci: bool,
+    /// `query fen` answered.
+    pub fen: bool,
+    /// `query legal <move>` answered.
+    pub legal: bool,
+    /// `query moves` answered.
+    pub moves: bool,
+    /// An unknown command answered by an `error` line.
+    pub errors: bool,
+    /// `perft <depth>` answered.
+    pub perft: bool,
+    /// The check option `Ponder`.
+    pub ponder: bool,
+    /// The spin option `MultiPV`.
+    pub multipv: bool,
 }
