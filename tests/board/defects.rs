@@ -94,19 +94,23 @@ fn a_whole_game_on_a_phone_keeps_the_board_in_view_at_every_move() {
 /// said it had been closed after a long pause.
 #[test]
 fn a_new_game_while_the_engine_thinks_closes_the_old_one_quietly() {
+    // Four engines start and stop here, each while another thinks: on a
+    // loaded machine that takes longer than the suite's usual patience, and
+    // the defect was never a slow answer but a wrong one.
+    const SLOW: Duration = Duration::from_secs(40);
     let server = Served::start(&[]);
     let b = Browser::start(1366, 768);
     b.goto(&format!(
         "{}?new=1&checkers=14&movetime=10000&mode=black",
         server.url
     ));
-    b.wait("the engine to think", PATIENCE, || {
+    b.wait("the engine to think", SLOW, || {
         (page_state(&b)["engine"]["thinking"] == json!(true)).then_some(())
     });
     for _ in 0..4 {
         let old = page_state(&b)["id"].clone();
         b.click_css("#new-game");
-        b.wait("the new game", PATIENCE, || {
+        b.wait("the new game", SLOW, || {
             let s = page_state(&b);
             (s["id"] != old && s["engine"]["thinking"] == json!(true)).then_some(())
         });
@@ -115,7 +119,7 @@ fn a_new_game_while_the_engine_thinks_closes_the_old_one_quietly() {
     // Closing a game whose engine is thinking stops that engine first, which
     // takes a moment on a loaded machine: wait for it rather than a fixed
     // time (before the fix the old games stayed open for good).
-    b.wait("only the page's own game open", PATIENCE, || {
+    b.wait("only the page's own game open", SLOW, || {
         (open_games(&server) == 1).then_some(())
     });
     let message = b.text("#message");
