@@ -5,6 +5,7 @@
 
 mod api;
 mod backgammon;
+mod backgammon_setup;
 mod browser;
 mod defects;
 mod features;

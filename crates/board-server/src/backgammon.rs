@@ -44,6 +44,11 @@ pub struct BgSettings {
     pub black: Option<Seat>,
     #[serde(default)]
     pub engine: Option<usize>,
+    /// Start from this position: a GNU Backgammon `PositionID:MatchID`, a
+    /// bare Position ID (money play) or an XGID. Its match state gives the
+    /// length (a `length` given must agree), the score and the cube.
+    #[serde(default)]
+    pub position: Option<String>,
 }
 
 /// What is kept on disk: the setup (rules and dice seed) and the turns,
@@ -58,6 +63,9 @@ pub struct BgSaved {
     engine: usize,
     log: Vec<String>,
     version: u64,
+    /// The position the game was set up from, if not the opening.
+    #[serde(default)]
+    start: Option<String>,
 }
 
 /// What must happen next, as the board sees it.
@@ -85,6 +93,8 @@ impl Phase {
 pub struct BgSession {
     pub id: String,
     setup: Setup,
+    /// The position the game was set up from (none: the opening).
+    start: Option<String>,
     table: Table,
     /// The player on roll declined to double and has dice (for the save).
     rolled: bool,
@@ -128,7 +138,14 @@ impl BgSession {
         engines: &[EngineSpec],
         engine_names: Arc<Vec<String>>,
     ) -> Result<BgSession, ApiError> {
-        let length = s.length.unwrap_or(0);
+        let start = match &s.position {
+            Some(text) => Some(start_position(text)?),
+            None => None,
+        };
+        let length = match (&start, s.length) {
+            (Some((_, _, state)), None) => state.match_length,
+            (_, length) => length.unwrap_or(0),
+        };
         if length > MAX_LENGTH {
             return Err(ApiError::new(
                 400,
@@ -147,15 +164,23 @@ impl BgSession {
         let setup = Setup {
             length,
             cube: s.cube.unwrap_or(true),
-            jacoby: true,
+            jacoby: start
+                .as_ref()
+                .is_none_or(|(_, _, st)| st.jacoby || length > 0),
             crawford: true,
             holland: false,
             dice: seed,
         };
+        let table = match &start {
+            None => Table::new(setup),
+            Some((_, board, state)) => Table::from_position(setup, *board, *state)
+                .map_err(|e| ApiError::new(422, e.to_string()))?,
+        };
         let mut session = BgSession {
             id,
             setup,
-            table: Table::new(setup),
+            start: start.map(|(text, _, _)| text),
+            table,
             rolled: false,
             seats,
             engine,
@@ -186,7 +211,13 @@ impl BgSession {
         let bad = |why: String| ApiError::new(500, format!("the saved game {id}: {why}"));
         let setup: Setup = saved.setup.parse().map_err(|e: String| bad(e))?;
         check_engine(engines, saved.engine, saved.seats)?;
-        let mut table = Table::new(setup);
+        let mut table = match &saved.start {
+            None => Table::new(setup),
+            Some(text) => {
+                let (_, board, state) = start_position(text).map_err(|e| bad(e.message))?;
+                Table::from_position(setup, board, state).map_err(|e| bad(e.to_string()))?
+            }
+        };
         for t in &saved.turns {
             let turn: Turn = t.parse().map_err(|e: String| bad(e))?;
             table.apply(&turn).map_err(|e| bad(e.to_string()))?;
@@ -194,6 +225,7 @@ impl BgSession {
         let mut session = BgSession {
             id: id.clone(),
             setup,
+            start: saved.start,
             table,
             rolled: false,
             seats: saved.seats,
@@ -227,6 +259,7 @@ impl BgSession {
             engine: self.engine,
             log: self.log.clone(),
             version: self.version,
+            start: self.start.clone(),
         };
         (self.version, saved)
     }
@@ -272,6 +305,11 @@ impl BgSession {
     }
 
     fn opening_note(&mut self) {
+        if let Some(text) = self.start.as_ref().filter(|_| self.log.is_empty()) {
+            let note = format!("Set up from {text}");
+            self.log.push(note);
+            return;
+        }
         if let Phase::Move(side, dice) = self.phase() {
             let who = self.who(side);
             self.log
@@ -532,6 +570,12 @@ impl BgSession {
 
     /// The match (or money game) as a GNU Backgammon `.mat` file, once it is over.
     pub fn mat(&mut self) -> Result<String, ApiError> {
+        if self.start.is_some() {
+            return Err(ApiError::new(
+                409,
+                "a game set up from a position has no .mat file: a .mat match starts from the opening",
+            ));
+        }
         let Due::Over(result) = self.table.due() else {
             return Err(ApiError::new(
                 409,
@@ -637,8 +681,18 @@ impl BgSession {
             "log": self.log,
             "error": self.error,
             "position": game.gnubg_id().to_string(),
+            "set_up_from": self.start,
         })
     }
+}
+
+/// A position text read by the rules (`parse_position`), kept trimmed as
+/// given; bad text is refused with the rules' reason.
+fn start_position(text: &str) -> Result<(String, Board, backgammon_rules::MatchState), ApiError> {
+    let text = text.trim();
+    let (board, state) = backgammon_rules::parse_position(text)
+        .map_err(|e| ApiError::new(422, format!("the position: {e}")))?;
+    Ok((text.to_string(), board, state))
 }
 
 /// The engine index must name a UBGI engine when a seat is the engine's.

@@ -283,7 +283,7 @@ function render() {
   const bothEngines = s.seats.white === "engine" && s.seats.black === "engine";
   $("bg-hint").hidden = !(human && ["cube", "take", "move"].includes(due.kind) && $("engine").options.length > 0);
   $("bg-next").hidden = !(due.kind === "game_over" && !bothEngines);
-  $("bg-download").hidden = due.kind !== "over";
+  $("bg-download").hidden = due.kind !== "over" || Boolean(s.set_up_from);
   $("bg-download").href = "/api/games/" + s.id + "/record";
   const banner = $("banner");
   if (due.kind === "game_over" || due.kind === "over") {
@@ -395,14 +395,26 @@ function seats() {
   };
 }
 
-async function newGame() {
+// A new game from the settings, or (`position`: the text of a GNU
+// Backgammon ID or an XGID) from a position whose match state gives the
+// length and score.
+async function newGame(position) {
   const body = Object.assign({
     game: "backgammon",
-    length: Number($("length").value),
     cube: $("cube-on").checked,
     engine: Number($("engine").value),
   }, seats());
+  if (typeof position === "string") body.position = position;
+  else body.length = Number($("length").value);
   try {
+    if (typeof position === "string") {
+      // Checked by the server before the game in play is left.
+      show(await api("POST", "/api/games", body).then((s) => {
+        if (ui.state) api("DELETE", "/api/games/" + ui.state.id).catch(() => {});
+        return s;
+      }));
+      return;
+    }
     if (ui.state) api("DELETE", "/api/games/" + ui.state.id).catch(() => {});
     ui.state = null;
     say("");
@@ -421,7 +433,8 @@ async function init() {
   const params = new URLSearchParams(location.search);
   if (params.get("mode")) $("mode").value = params.get("mode");
   if (params.get("length")) $("length").value = params.get("length");
-  $("new-game").addEventListener("click", newGame);
+  $("new-game").addEventListener("click", () => newGame());
+  $("setup").addEventListener("click", () => newGame($("setup-text").value));
   $("flip").addEventListener("click", () => { ui.flipped = !ui.flipped; if (ui.state) render(); });
   const simple = (id, action) => $(id).addEventListener("click", async () => {
     try { say(""); await act(action); } catch (e) { say(e.message, "error"); }
