@@ -1,6 +1,7 @@
 //! Backgammon set up from a position: a GNU Backgammon `PositionID:MatchID`
 //! or an XGID, given to the API and typed into the page; bad text refused
-//! with the rules' reason, the game in play kept.
+//! with the rules' reason, the game in play kept. And the hint's ranked
+//! moves and cube equities.
 
 use crate::backgammon::{serve, settle, state, PATIENCE};
 use crate::webdriver::Browser;
@@ -133,4 +134,52 @@ fn a_set_up_game_is_kept_on_disk_from_its_position() {
     }
     drop(server);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The hint lists the engine's best moves with equities (our UBGI
+/// extension `go chequer candidates 5`), and before a roll its cube
+/// equities; nothing is played.
+#[test]
+fn a_hint_lists_the_best_moves_with_equities_and_the_cube_opinion() {
+    let server = serve("6");
+    let a = server.addr.as_str();
+    let people = json!({"game": "backgammon", "white": "human", "black": "human", "engine": 0});
+    let s = http::post(a, "/api/games", &people).json();
+    let id = s["id"].as_str().unwrap();
+    let r = http::post(a, &format!("/api/games/{id}/hint"), &json!({}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    let after = http::get(a, &format!("/api/games/{id}")).json();
+    assert_eq!(after["version"], s["version"], "a hint plays nothing");
+    let hint = after["hint"].as_str().unwrap().to_string();
+    let best = hint.split("Best moves: ").nth(1).expect(&hint);
+    let moves: Vec<&str> = best.split("), ").collect();
+    assert_eq!(moves.len(), 5, "{hint}");
+    // The engine's choice is its first candidate.
+    let first = moves[0].split(" (").next().unwrap();
+    assert!(
+        hint.starts_with(&format!("The engine would {first}.")),
+        "{hint}"
+    );
+    // Before the next roll: the cube's three equities.
+    let text = s["legal"][0]["text"].as_str().unwrap();
+    let r = http::post(
+        a,
+        &format!("/api/games/{id}/move"),
+        &json!({ "move": text }),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["due"]["kind"], json!("cube"));
+    http::post(a, &format!("/api/games/{id}/hint"), &json!({}));
+    let hint = http::get(a, &format!("/api/games/{id}")).json()["hint"].clone();
+    let hint = hint.as_str().unwrap();
+    assert!(
+        hint.starts_with(
+            "The engine would no double: roll. Equities of the player on roll: no double "
+        ),
+        "{hint}"
+    );
+    assert!(
+        hint.contains("double/take") && hint.contains("double/drop +1.000"),
+        "{hint}"
+    );
 }

@@ -15,6 +15,8 @@ use match_runner::{EngineSpec, Proto, Side};
 use match_runner::{GameRecord, Termination};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
+use std::fmt;
+use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -485,10 +487,16 @@ impl BgSession {
             }
             _ => unreachable!("a side is due"),
         };
+        // Advice lists the engine's ranked candidates (our UBGI extension).
+        let go = match (hint, phase) {
+            (true, Phase::Move(..)) => format!("{go} candidates {HINT_MOVES}"),
+            (true, _) => format!("{go} candidates 1"),
+            (false, _) => go.to_string(),
+        };
         self.stop = Arc::new(AtomicBool::new(false));
         Ok(engine::Job {
             setup,
-            go: go.to_string(),
+            go,
             reply,
             errors_end: true,
             new_game: Proto::Ubgi.new_game(),
@@ -499,8 +507,9 @@ impl BgSession {
         })
     }
 
-    /// The engine's answer as advice for the person, checked by the rules.
-    fn hint_answer(&mut self, reply: &str, text: &str) -> Result<(), String> {
+    /// The engine's answer as advice for the person, checked by the rules,
+    /// with its ranked candidates or cube equities when it gave them.
+    fn hint_answer(&mut self, reply: &str, text: &str, ranked: &[String]) -> Result<(), String> {
         let advice = match (reply, text, self.phase()) {
             ("bestcube", "double", Phase::Cube(_)) => "double".to_string(),
             ("bestcube", "nodouble", Phase::Cube(_)) => "no double: roll".to_string(),
@@ -514,8 +523,33 @@ impl BgSession {
             }
             _ => return Err(format!("the engine answered \"{reply} {text}\"")),
         };
-        self.hint = Some((self.version, format!("The engine would {advice}")));
+        let mut hint = format!("The engine would {advice}");
+        if let Some(figures) = self.hint_figures(ranked)? {
+            hint.push_str(&format!(". {figures}"));
+        }
+        self.hint = Some((self.version, hint));
         Ok(())
+    }
+
+    /// The ranked lines in words: "Best moves: 13/10 6/5 (+0.123), ..." or
+    /// "No double +0.123, double/take +0.050, double/drop +1.000"; each
+    /// candidate move checked by the rules.
+    fn hint_figures(&mut self, ranked: &[String]) -> Result<Option<String>, String> {
+        let mut moves = Vec::new();
+        for line in ranked {
+            if let Ok(c) = line.parse::<CubeLine>() {
+                return Ok(Some(c.words()));
+            }
+            let r: RankLine = line.parse()?;
+            if let Phase::Move(_, dice) = self.phase() {
+                let board = *self.table.game().board();
+                let (m, _) = board
+                    .play_text(dice, &r.play)
+                    .map_err(|e| format!("the engine's candidate \"{}\": {e}", r.play))?;
+                moves.push(format!("{} ({:+.3})", board.move_text(&m), r.equity));
+            }
+        }
+        Ok((!moves.is_empty()).then(|| format!("Best moves: {}", moves.join(", "))))
     }
 
     /// Plays the engine's answer, checked by the rules.
@@ -693,6 +727,94 @@ fn start_position(text: &str) -> Result<(String, Board, backgammon_rules::MatchS
     let (board, state) = backgammon_rules::parse_position(text)
         .map_err(|e| ApiError::new(422, format!("the position: {e}")))?;
     Ok((text.to_string(), board, state))
+}
+
+/// How many moves a hint lists.
+const HINT_MOVES: u8 = 5;
+
+/// One `info rank <r> ply <p> equity <e> move <m>` line of our UBGI
+/// extension (`go chequer candidates K`, protocol.md).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RankLine {
+    pub rank: u32,
+    pub ply: u8,
+    /// The mover's cubeless equity after the move.
+    pub equity: f64,
+    pub play: String,
+}
+
+impl FromStr for RankLine {
+    type Err = String;
+    fn from_str(line: &str) -> Result<RankLine, String> {
+        let bad = || format!("\"{line}\": expected info rank <r> ply <p> equity <e> move <m>");
+        let rest = line.strip_prefix("info rank ").ok_or_else(bad)?;
+        let (head, play) = rest.split_once(" move ").ok_or_else(bad)?;
+        let w: Vec<&str> = head.split(' ').collect();
+        match w[..] {
+            [rank, "ply", ply, "equity", equity] if !play.trim().is_empty() => Ok(RankLine {
+                rank: rank.parse().map_err(|_| bad())?,
+                ply: ply.parse().map_err(|_| bad())?,
+                equity: equity.parse().map_err(|_| bad())?,
+                play: play.trim().to_string(),
+            }),
+            _ => Err(bad()),
+        }
+    }
+}
+
+impl fmt::Display for RankLine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "info rank {} ply {} equity {:.4} move {}",
+            self.rank, self.ply, self.equity, self.play
+        )
+    }
+}
+
+/// The `info cube nodouble <e> take <e> drop <e>` line of our UBGI
+/// extension (`go cube|take candidates 1`): the doubler's values.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct CubeLine {
+    pub no_double: f64,
+    pub take: f64,
+    pub drop: f64,
+}
+
+impl CubeLine {
+    fn words(&self) -> String {
+        format!(
+            "Equities of the player on roll: no double {:+.3}, double/take {:+.3}, double/drop {:+.3}",
+            self.no_double, self.take, self.drop
+        )
+    }
+}
+
+impl FromStr for CubeLine {
+    type Err = String;
+    fn from_str(line: &str) -> Result<CubeLine, String> {
+        let bad = || format!("\"{line}\": expected info cube nodouble <e> take <e> drop <e>");
+        let w: Vec<&str> = line.split(' ').collect();
+        let num = |s: &str| s.parse::<f64>().map_err(|_| bad());
+        match w[..] {
+            ["info", "cube", "nodouble", n, "take", t, "drop", d] => Ok(CubeLine {
+                no_double: num(n)?,
+                take: num(t)?,
+                drop: num(d)?,
+            }),
+            _ => Err(bad()),
+        }
+    }
+}
+
+impl fmt::Display for CubeLine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "info cube nodouble {:.4} take {:.4} drop {:.4}",
+            self.no_double, self.take, self.drop
+        )
+    }
 }
 
 /// The engine index must name a UBGI engine when a seat is the engine's.
@@ -954,8 +1076,8 @@ impl BgShared {
         match ended {
             Ended::Stopped => {}
             Ended::Failed(why) => s.error = Some(why),
-            Ended::Move { text, .. } if hint => {
-                if let Err(why) = s.hint_answer(job.reply, &text) {
+            Ended::Move { text, ranked, .. } if hint => {
+                if let Err(why) = s.hint_answer(job.reply, &text, &ranked) {
                     s.error = Some(why);
                 }
                 // Advice changes nothing: the page keeps the steps chosen.
@@ -1025,6 +1147,26 @@ mod tests {
         );
         // Doubles have many orders, but few enough to send (245 for 1-1).
         assert!(texts(&start, "11").len() < 1000);
+    }
+
+    #[test]
+    fn the_ranked_lines_round_trip_and_bad_ones_are_quoted() {
+        let line = "info rank 2 ply 2 equity -0.0123 move 24/23 13/10";
+        let r: RankLine = line.parse().unwrap();
+        assert_eq!((r.rank, r.ply, r.play.as_str()), (2, 2, "24/23 13/10"));
+        assert_eq!(r.to_string(), line);
+        let cube = "info cube nodouble 0.0640 take -0.1000 drop 1.0000";
+        let c: CubeLine = cube.parse().unwrap();
+        assert_eq!(c.drop, 1.0);
+        assert_eq!(c.to_string(), cube);
+        let e = "info rank x ply 2 equity 0.1 move 8/5"
+            .parse::<RankLine>()
+            .unwrap_err();
+        assert!(e.contains("\"info rank x ply 2"), "{e}");
+        assert!("info rank 1 ply 1 equity 0.1 move "
+            .parse::<RankLine>()
+            .is_err());
+        assert!("info cube nodouble 1 take 2".parse::<CubeLine>().is_err());
     }
 
     #[test]
