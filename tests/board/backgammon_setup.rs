@@ -183,3 +183,76 @@ fn a_hint_lists_the_best_moves_with_equities_and_the_cube_opinion() {
         "{hint}"
     );
 }
+
+/// The review after a game: two people play a money game over the API,
+/// each taking the last listed way to play (often poor); the page's
+/// button has the engine rank every choice, and the moves that lost more
+/// than the threshold are listed with the better move.
+#[test]
+fn the_review_marks_the_moves_that_lost_equity_with_the_better_move() {
+    crate::webdriver::require_browser();
+    let server = serve("12");
+    let a = server.addr.as_str();
+    // The API plays as the browser's owner, so the page may open the game.
+    let b = Browser::start(1366, 768);
+    b.goto(&format!("{}backgammon?mode=both", server.url));
+    settle(&b);
+    let owner = b.cookie("grasshopper_owner");
+    let cookie = format!("grasshopper_owner={}", owner["value"].as_str().unwrap());
+    let post = |path: &str, body: &Value| {
+        let body = body.to_string();
+        http::request_as(
+            Some(&cookie),
+            a,
+            "POST",
+            path,
+            Some(("application/json", &body)),
+        )
+    };
+    let people = json!({"game": "backgammon", "white": "human", "black": "human", "cube": false, "engine": 0});
+    let mut s = post("/api/games", &people).json();
+    let id = s["id"].as_str().unwrap().to_string();
+    let early = post(&format!("/api/games/{id}/review"), &json!({}));
+    assert_eq!(
+        early.status, 409,
+        "the review comes after the game: {}",
+        early.body
+    );
+    let mut turns = 0;
+    while s["due"]["kind"] == json!("move") {
+        let legal = s["legal"].as_array().unwrap();
+        let text = legal.last().unwrap()["text"].as_str().unwrap();
+        let r = post(&format!("/api/games/{id}/move"), &json!({ "move": text }));
+        assert_eq!(r.status, 200, "{}", r.body);
+        s = r.json();
+        turns += 1;
+        assert!(turns < 600, "the game ends");
+    }
+    assert_eq!(s["due"]["kind"], json!("over"), "{s}");
+    b.goto(&format!("{}backgammon?game={id}", server.url));
+    b.wait("the review button", PATIENCE, || {
+        b.find("#bg-review:not([hidden])")
+    });
+    b.click_css("#bg-review");
+    let note = b.wait("the review", PATIENCE, || {
+        let n = b.text("#review-note");
+        (!n.is_empty()).then_some(n)
+    });
+    assert!(note.contains("lost more than 0.04"), "{note}");
+    let review = state(&b)["review"].clone();
+    let marked = review["marked"].as_array().unwrap();
+    let checked = review["checked"].as_u64().unwrap();
+    assert!(checked > 10 && !marked.is_empty(), "{review}");
+    for m in marked {
+        assert!(m["loss"].as_f64().unwrap() > 0.04, "{m}");
+        assert_ne!(m["played"], m["best"], "{m}");
+    }
+    let items = b.find_all("#review li");
+    assert_eq!(items.len(), marked.len());
+    let first = b.text("#review li");
+    assert!(first.contains("better"), "{first}");
+    eprintln!(
+        "review: {turns} moves played, {checked} with a choice checked, {} marked; first: {first}",
+        marked.len()
+    );
+}

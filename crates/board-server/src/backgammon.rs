@@ -113,6 +113,9 @@ pub struct BgSession {
     last_engine: Option<String>,
     /// The engine's advice for a person, and the version it is for.
     hint: Option<(u64, String)>,
+    /// The after-game review: the people's moves that lost more than
+    /// [`REVIEW_THRESHOLD`], and how many moves were checked.
+    review: Option<(Vec<Value>, usize)>,
     error: Option<String>,
     last_seen: Instant,
     version: u64,
@@ -193,6 +196,7 @@ impl BgSession {
             log: Vec::new(),
             last_engine: None,
             hint: None,
+            review: None,
             error: None,
             last_seen: Instant::now(),
             version: 1,
@@ -239,6 +243,7 @@ impl BgSession {
             log: saved.log,
             last_engine: None,
             hint: None,
+            review: None,
             error: None,
             last_seen: Instant::now(),
             version: saved.version,
@@ -712,6 +717,11 @@ impl BgSession {
             "thinking": self.thinking,
             "last_engine": self.last_engine,
             "hint": self.hint.as_ref().filter(|(v, _)| *v == self.version).map(|(_, h)| h),
+            "review": self.review.as_ref().map(|(marked, checked)| json!({
+                "threshold": REVIEW_THRESHOLD,
+                "checked": checked,
+                "marked": marked,
+            })),
             "log": self.log,
             "error": self.error,
             "position": game.gnubg_id().to_string(),
@@ -728,6 +738,14 @@ fn start_position(text: &str) -> Result<(String, Board, backgammon_rules::MatchS
         .map_err(|e| ApiError::new(422, format!("the position: {e}")))?;
     Ok((text.to_string(), board, state))
 }
+
+/// A person's move is marked in the review when the engine's best
+/// candidate is worth more than this (cubeless equity, money points).
+pub const REVIEW_THRESHOLD: f64 = 0.04;
+
+/// The candidates asked for each reviewed move (UBGI's most): a move not
+/// among them lost at least the best's equity minus the last's.
+const REVIEW_CANDIDATES: u8 = 32;
 
 /// How many moves a hint lists.
 const HINT_MOVES: u8 = 5;
@@ -1025,6 +1043,87 @@ pub struct BgShared {
 }
 
 impl BgShared {
+    /// The after-game review: the engine ranks the candidates of each of
+    /// the people's checker plays (`go chequer candidates 32`), and the
+    /// plays that lost more than [`REVIEW_THRESHOLD`] are marked with the
+    /// better move. The process is lent out meanwhile, as for a decision.
+    pub fn review(
+        &self,
+        engines: &[EngineSpec],
+        permits: &Arc<Permits>,
+        timeout: Duration,
+        budget: Duration,
+    ) -> Result<(), ApiError> {
+        let (moves, process, spec, stop) = {
+            let mut s = self.lock();
+            s.touch();
+            let moves = s.to_review()?;
+            s.thinking = true;
+            s.error = None;
+            s.stop = Arc::new(AtomicBool::new(false));
+            (
+                moves,
+                s.process.take(),
+                engines[s.engine].clone(),
+                Arc::clone(&s.stop),
+            )
+        };
+        let mut process = match process {
+            Some(p) => Ok(p),
+            None => Process::start(&spec, permits, timeout).map_err(|e| e.to_string()),
+        };
+        let mut marked = Vec::new();
+        let mut failed = None;
+        for m in &moves {
+            let Ok(p) = process else { break };
+            let (a, b) = m.dice.values();
+            let job = engine::Job {
+                setup: vec![
+                    format!("position gnubgid {}", m.before),
+                    format!("dice {a} {b}"),
+                ],
+                go: format!("go chequer candidates {REVIEW_CANDIDATES}"),
+                reply: "bestmove",
+                errors_end: true,
+                new_game: Proto::Ubgi.new_game(),
+                mover: m.side,
+                budget,
+                timeout,
+                stop: Arc::clone(&stop),
+            };
+            let (ended, back) = engine::search(p, &job, &mut |_| {});
+            process = back.ok_or_else(|| "the engine is gone".to_string());
+            match ended {
+                Ended::Move { ranked, .. } => match BgSession::judge(m, &ranked) {
+                    Ok(Some(v)) => marked.push(v),
+                    Ok(None) => {}
+                    Err(why) => failed = Some(why),
+                },
+                Ended::Stopped => failed = Some("the review was stopped".into()),
+                Ended::Failed(why) => failed = Some(why),
+            }
+            if failed.is_some() {
+                break;
+            }
+        }
+        let mut s = self.lock();
+        s.thinking = false;
+        let back = process.ok();
+        if s.closed {
+            if let Some(p) = back {
+                p.retire();
+            }
+            return Ok(());
+        }
+        s.process = back;
+        match failed {
+            Some(why) => s.error = Some(format!("the review: {why}")),
+            None => s.review = Some((marked, moves.len())),
+        }
+        s.changed();
+        Ok(())
+    }
+
     pub fn new(s: BgSession) -> BgShared {
         BgShared {
             inner: Arc::new(Mutex::new(s)),
@@ -1099,7 +1198,91 @@ impl BgShared {
     }
 }
 
+/// One person's move to review: its number in the game's list, the side,
+/// the dice, the position before it (seen from the mover) and the play.
+struct ToReview {
+    number: usize,
+    side: Side,
+    dice: Dice,
+    before: Board,
+    play: backgammon_rules::Move,
+}
+
 impl BgSession {
+    /// The people's checker plays with a choice (more than one legal
+    /// move), for the review; refused while the game goes on.
+    fn to_review(&mut self) -> Result<Vec<ToReview>, ApiError> {
+        if !matches!(self.phase(), Phase::GameOver | Phase::Over) {
+            return Err(ApiError::new(409, "the review comes after the game"));
+        }
+        if self.thinking {
+            return Err(ApiError::new(409, "the engine is already deciding"));
+        }
+        let mut out = Vec::new();
+        for (number, e) in self.table.events().iter().enumerate() {
+            let match_backgammon::Event::Move {
+                side,
+                dice,
+                before,
+                play,
+            } = *e
+            else {
+                continue;
+            };
+            let choice = before.legal_moves(dice).len() > 1;
+            if self.seats[side.index()] == Seat::Human && choice {
+                out.push(ToReview {
+                    number,
+                    side,
+                    dice,
+                    before,
+                    play,
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    /// The equity the person's play lost against the best candidate, and
+    /// the best's text: `None` when within the threshold. `at_least`: the
+    /// play was not among the candidates.
+    fn judge(m: &ToReview, ranked: &[String]) -> Result<Option<Value>, String> {
+        let lines: Vec<RankLine> = ranked
+            .iter()
+            .map(|l| l.parse())
+            .collect::<Result<_, String>>()?;
+        let (best, last) = match (lines.first(), lines.last()) {
+            (Some(b), Some(l)) => (b, l),
+            _ => return Err("the engine gave no candidates".into()),
+        };
+        let after = |text: &str| m.before.play_text(m.dice, text).map(|(_, a)| a);
+        let played = m.before.apply_unchecked(m.play);
+        let mine = lines
+            .iter()
+            .find(|r| after(&r.play).is_ok_and(|a| a == played));
+        let (loss, at_least) = match mine {
+            Some(r) => (best.equity - r.equity, false),
+            None => (best.equity - last.equity, true),
+        };
+        if loss <= REVIEW_THRESHOLD {
+            return Ok(None);
+        }
+        let (best_move, _) = m
+            .before
+            .play_text(m.dice, &best.play)
+            .map_err(|e| format!("the engine's candidate \"{}\": {e}", best.play))?;
+        let (a, b) = m.dice.values();
+        Ok(Some(json!({
+            "event": m.number,
+            "side": word(m.side),
+            "dice": [a, b],
+            "played": m.before.move_text(&m.play),
+            "best": m.before.move_text(&best_move),
+            "loss": (loss * 1000.0).round() / 1000.0,
+            "at_least": at_least,
+        })))
+    }
+
     /// Whose decision it is, for the server's routing.
     pub fn engine_to_act(&mut self) -> bool {
         self.phase()
