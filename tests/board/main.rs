@@ -5,7 +5,7 @@
 
 mod api;
 mod backgammon;
-mod backgammon_setup;
+mod backgammon_help;
 mod browser;
 mod defects;
 mod features;

@@ -1057,7 +1057,7 @@ impl BgShared {
         let (moves, process, spec, stop) = {
             let mut s = self.lock();
             s.touch();
-            let moves = s.to_review()?;
+            let moves = s.moves_to_review()?;
             s.thinking = true;
             s.error = None;
             s.stop = Arc::new(AtomicBool::new(false));
@@ -1211,7 +1211,7 @@ struct ToReview {
 impl BgSession {
     /// The people's checker plays with a choice (more than one legal
     /// move), for the review; refused while the game goes on.
-    fn to_review(&mut self) -> Result<Vec<ToReview>, ApiError> {
+    fn moves_to_review(&mut self) -> Result<Vec<ToReview>, ApiError> {
         if !matches!(self.phase(), Phase::GameOver | Phase::Over) {
             return Err(ApiError::new(409, "the review comes after the game"));
         }

@@ -1,7 +1,7 @@
-//! Backgammon set up from a position: a GNU Backgammon `PositionID:MatchID`
-//! or an XGID, given to the API and typed into the page; bad text refused
-//! with the rules' reason, the game in play kept. And the hint's ranked
-//! moves and cube equities.
+//! Help for a backgammon player: a game set up from a GNU Backgammon
+//! `PositionID:MatchID` or an XGID, given to the API and typed into the
+//! page (bad text refused with the rules' reason, the game in play kept);
+//! the hint's ranked moves and cube equities; the review after a game.
 
 use crate::backgammon::{serve, settle, state, PATIENCE};
 use crate::webdriver::Browser;
