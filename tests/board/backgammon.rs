@@ -12,10 +12,10 @@ use crate::{http, Served, BIN};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 
-const PATIENCE: Duration = Duration::from_secs(20);
+pub(crate) const PATIENCE: Duration = Duration::from_secs(20);
 
 /// The server with our binary as a UBGI engine at 1-ply and seeded dice.
-fn serve(seed: &str) -> Served {
+pub(crate) fn serve(seed: &str) -> Served {
     let cmd = format!("cmd={BIN}");
     Served::start(&[
         "--seed",
@@ -28,12 +28,12 @@ fn serve(seed: &str) -> Served {
     ])
 }
 
-fn state(b: &Browser) -> Value {
+pub(crate) fn state(b: &Browser) -> Value {
     b.script("return ui.state;", json!([]))
 }
 
 /// Waits until a person is to act (or the whole game is over).
-fn settle(b: &Browser) -> Value {
+pub(crate) fn settle(b: &Browser) -> Value {
     b.wait("a person's decision", PATIENCE, || {
         let s = state(b);
         if s.is_null() || s["thinking"] == json!(true) {

@@ -62,6 +62,13 @@ pub enum Command {
     /// the current dice; the opponent is then on roll, without dice.
     Play(String),
     Go(Decision),
+    /// `go chequer|cube|take candidates <K>` (extension): the decision, its
+    /// answer line preceded by `info rank` lines for the best `K` checker
+    /// plays, or an `info cube` line with the cube decision's equities.
+    Ranked {
+        decision: Decision,
+        count: u8,
+    },
     /// `go rollout trials <N> [ply <P>]` (extension): roll out the position,
     /// or each legal move of the dice set, streaming `info rollout` lines.
     Rollout {
@@ -91,6 +98,9 @@ impl fmt::Display for Command {
             Command::Dice(a, b) => write!(f, "dice {a} {b}"),
             Command::Play(m) => write!(f, "play {m}"),
             Command::Go(d) => write!(f, "go {}", d.word()),
+            Command::Ranked { decision, count } => {
+                write!(f, "go {} candidates {count}", decision.word())
+            }
             Command::Rollout { trials, ply } => {
                 write!(f, "go rollout trials {trials}")?;
                 match ply {

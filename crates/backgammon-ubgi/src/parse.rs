@@ -108,6 +108,7 @@ fn command(input: &str) -> Res<'_, Command> {
         dice,
         play,
         go_rollout,
+        go_ranked,
         go,
         set,
         setoption,
@@ -201,6 +202,31 @@ fn go(input: &str) -> Res<'_, Command> {
         )),
     )
     .map(|d| Command::Go(d.unwrap_or(Decision::Chequer)))
+    .parse(input)
+}
+
+/// Most candidates `go ... candidates <K>` lists.
+pub const MAX_CANDIDATES: u8 = 32;
+
+/// `go chequer|cube|take candidates <K>` (extension).
+fn go_ranked(input: &str) -> Res<'_, Command> {
+    let decision = alt((
+        value(Decision::Chequer, keyword("chequer")),
+        value(Decision::Cube, keyword("cube")),
+        value(Decision::Take, keyword("take")),
+    ));
+    let count = preceded(
+        (space1, keyword("candidates"), space1),
+        cut(context(
+            "a number of candidates from 1 to 32",
+            number(1..=MAX_CANDIDATES),
+        )),
+    );
+    preceded(
+        (keyword("go"), space1),
+        (decision, terminated(count, cut(end("end of line")))),
+    )
+    .map(|(decision, count)| Command::Ranked { decision, count })
     .parse(input)
 }
 
@@ -363,6 +389,8 @@ mod tests {
             "go take",
             "go rollout trials 1296",
             "go rollout trials 36 ply 2",
+            "go chequer candidates 5",
+            "go cube candidates 1",
             "set engine.player random",
             "get engine.ply",
             "keys",
@@ -406,6 +434,17 @@ mod tests {
         assert!(e.message.contains("\"7\""), "{e}");
         assert_eq!(err("dice 1").code, ErrorCode::BadValue);
         assert_eq!(err("go sideways").code, ErrorCode::BadCommand);
+        assert_eq!(
+            ok("go chequer candidates 3"),
+            Command::Ranked {
+                decision: Decision::Chequer,
+                count: 3
+            }
+        );
+        assert_eq!(err("go chequer candidates 0").code, ErrorCode::BadValue);
+        assert_eq!(err("go chequer candidates 33").code, ErrorCode::BadValue);
+        assert_eq!(err("go chequer candidates").code, ErrorCode::BadCommand);
+        assert_eq!(err("go turn candidates 3").code, ErrorCode::BadCommand);
         let e = err("go rollout trials 0");
         assert_eq!(e.code, ErrorCode::BadValue);
         assert!(e.message.contains("\"0\""), "{e}");

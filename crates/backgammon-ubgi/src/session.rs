@@ -7,6 +7,7 @@ use crate::keys::Settings;
 use crate::parse::{parse_command, ErrorCode};
 use backgammon_engine::player::{cube_state, NetSettings};
 use backgammon_engine::rollout;
+use backgammon_engine::search::Searcher;
 use backgammon_engine::Player;
 use backgammon_rules::{
     draw_board, parse_position, win_kind, Board, CubeOwner, Dice, GameState, MatchState, Side, Xgid,
@@ -174,8 +175,14 @@ impl Ubgi {
         Ok(format!("response {}", sanitise(&answer)))
     }
 
-    /// Starts the decision job for `go`.
-    fn go(&mut self, decision: Decision, ctx: &mut Context<'_, Done>) -> io::Result<()> {
+    /// Starts the decision job for `go` (`candidates`: the extension's
+    /// ranked lines first).
+    fn go(
+        &mut self,
+        decision: Decision,
+        candidates: Option<u8>,
+        ctx: &mut Context<'_, Done>,
+    ) -> io::Result<()> {
         let ask = match self.decision_inputs(decision) {
             Ok(ask) => ask,
             Err(e) => return ctx.error(&e),
@@ -193,7 +200,11 @@ impl Ubgi {
             holds: false,
             grace: std::time::Duration::ZERO,
             work: Box::new(move || {
-                let lines = decide(&mut player, decision, ask);
+                let mut lines = match candidates {
+                    Some(k) => ranked(&mut player, decision, ask, k),
+                    None => Vec::new(),
+                };
+                lines.extend(decide(&mut player, decision, ask));
                 Done { player, lines }
             }),
         };
@@ -332,6 +343,67 @@ fn decide(
     vec![line]
 }
 
+/// The extension's lines before a decision's answer: for checker play,
+/// `info rank <r> ply <p> equity <e> move <m>` for the best `count` moves,
+/// best first (every move judged by the net at 1 ply, the best `count`
+/// again at the player's plies); for a cube or take decision, `info cube
+/// nodouble <e> take <e> drop <e>` (the equities of the player on roll
+/// after no double, a double taken, a double dropped). Only the net
+/// evaluates: the baseline players answer without them.
+fn ranked(
+    player: &mut Player,
+    decision: Decision,
+    (setup, dice): (Setup, Option<Dice>),
+    count: u8,
+) -> Vec<String> {
+    if player.kind() != backgammon_engine::Kind::Net {
+        return Vec::new();
+    }
+    let board = setup.board;
+    match (decision, dice) {
+        (Decision::Chequer, Some(dice)) => {
+            let plies = player.net_settings().plies;
+            let mut searcher = Searcher::new(backgammon_engine::player::shipped());
+            let list = board.legal_moves(dice);
+            let score = |s: &mut Searcher, i: usize, depth: u8| {
+                let p = s.after_value(&list.boards()[i], depth);
+                (i, backgammon_engine::equity(&p))
+            };
+            let mut scored: Vec<(usize, f32)> = (0..list.len())
+                .map(|i| score(&mut searcher, i, 0))
+                .collect();
+            let best_first = |v: &mut Vec<(usize, f32)>| {
+                v.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)))
+            };
+            best_first(&mut scored);
+            scored.truncate(count as usize);
+            if plies > 1 {
+                scored = scored
+                    .iter()
+                    .map(|&(i, _)| score(&mut searcher, i, plies - 1))
+                    .collect();
+                best_first(&mut scored);
+            }
+            scored
+                .iter()
+                .enumerate()
+                .map(|(r, &(i, e))| {
+                    let m = board.move_steps_text(&list.moves()[i], false);
+                    format!("info rank {} ply {plies} equity {e:.4} move {m}", r + 1)
+                })
+                .collect()
+        }
+        (Decision::Cube | Decision::Take, _) => {
+            let d = player.cube_decision(&board, &cube_state(&setup.state));
+            vec![format!(
+                "info cube nodouble {:.4} take {:.4} drop {:.4}",
+                d.no_double, d.double_take, d.double_pass
+            )]
+        }
+        _ => Vec::new(),
+    }
+}
+
 /// A candidate's move as `bestmove` writes it, or `none` for the position.
 fn rollout_move(target: &rollout::Target, o: &rollout::Outcome) -> String {
     match (o.index, target.dice) {
@@ -448,7 +520,9 @@ impl Dialect for Ubgi {
             Command::Position(_) => Kind::NeedsIdle("position"),
             Command::Dice(..) => Kind::NeedsIdle("dice"),
             Command::Play(_) => Kind::NeedsIdle("play"),
-            Command::Go(_) | Command::Rollout { .. } => Kind::NeedsIdle("go"),
+            Command::Go(_) | Command::Ranked { .. } | Command::Rollout { .. } => {
+                Kind::NeedsIdle("go")
+            }
             Command::Set { .. } => Kind::NeedsIdle("set"),
             Command::Ubgi
             | Command::IsReady
@@ -486,7 +560,8 @@ impl Dialect for Ubgi {
                 Ok(())
             }
             Command::Play(text) => reply(self.play(&text).map(|()| Vec::new())),
-            Command::Go(decision) => self.go(decision, ctx),
+            Command::Go(decision) => self.go(decision, None, ctx),
+            Command::Ranked { decision, count } => self.go(decision, Some(count), ctx),
             Command::Rollout { trials, ply } => self.rollout(trials, ply, ctx),
             Command::Set { key, value } => reply(self.set_key(&key, &value).map(|()| Vec::new())),
             Command::Get(key) => reply(self.get_key(&key).map(|l| vec![l])),
@@ -515,5 +590,87 @@ impl Dialect for Ubgi {
 
     fn unreadable(&self, error: &LineError) -> ErrorLine {
         Ubgi::error(ErrorCode::BadCommand, &error.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn net(plies: u8) -> Player {
+        let settings = NetSettings {
+            plies,
+            movetime: None,
+        };
+        Player::with_net(backgammon_engine::Kind::Net, None, settings)
+    }
+
+    fn opening(dice: &str) -> (Setup, Option<Dice>) {
+        let setup = Setup {
+            board: Board::START,
+            state: MatchState::money(true),
+        };
+        (setup, Some(dice.parse().unwrap()))
+    }
+
+    /// `(equity, move)` of each `info rank` line, checking its form.
+    fn ranks(lines: &[String], plies: u8) -> Vec<(f32, String)> {
+        lines
+            .iter()
+            .enumerate()
+            .map(|(r, l)| {
+                let head = format!("info rank {} ply {plies} equity ", r + 1);
+                let rest = l.strip_prefix(&head).unwrap_or_else(|| panic!("{l}"));
+                let (e, m) = rest.split_once(" move ").unwrap();
+                (e.parse().unwrap(), m.to_string())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn candidates_are_the_best_moves_best_first_and_the_first_is_the_answer() {
+        for plies in [1, 2] {
+            let mut player = net(plies);
+            let ask = opening("31");
+            let lines = ranked(&mut player, Decision::Chequer, ask, 5);
+            assert_eq!(lines.len(), 5, "{lines:?}");
+            let r = ranks(&lines, plies);
+            assert!(r.windows(2).all(|w| w[0].0 >= w[1].0), "{r:?}");
+            let dice = ask.1.unwrap();
+            let mut seen = Vec::new();
+            for (_, m) in &r {
+                let (_, after) = Board::START.play_text(dice, m).expect("legal");
+                assert!(!seen.contains(&after), "one line per position: {r:?}");
+                seen.push(after);
+            }
+            let answer = decide(&mut player, Decision::Chequer, ask);
+            assert_eq!(answer, [format!("bestmove {}", r[0].1)], "{r:?}");
+            // Fewer legal moves than asked: one line each.
+            let all = ranked(&mut player, Decision::Chequer, ask, 32);
+            assert_eq!(all.len(), Board::START.legal_moves(dice).len());
+        }
+        // The baselines have no equities to give.
+        let mut random = Player::new(backgammon_engine::Kind::Random, Some(1));
+        assert!(ranked(&mut random, Decision::Chequer, opening("31"), 5).is_empty());
+    }
+
+    #[test]
+    fn the_cube_line_gives_the_three_equities_the_answer_follows() {
+        let mut player = net(1);
+        let (setup, _) = opening("31");
+        let lines = ranked(&mut player, Decision::Cube, (setup, None), 1);
+        assert_eq!(lines.len(), 1);
+        let words: Vec<&str> = lines[0].split(' ').collect();
+        assert_eq!(
+            [words[0], words[1], words[2], words[4], words[6]],
+            ["info", "cube", "nodouble", "take", "drop"],
+            "{lines:?}"
+        );
+        let e: Vec<f64> = [3, 5, 7].map(|i| words[i].parse().unwrap()).to_vec();
+        // At the opening a double is dropped at a point and taken for less.
+        assert_eq!(e[2], 1.0, "{lines:?}");
+        assert!(e[0] < e[2] && e[1] < e[2], "{lines:?}");
+        let answer = decide(&mut player, Decision::Cube, (setup, None));
+        assert_eq!(answer, ["bestcube nodouble"]);
     }
 }

@@ -15,6 +15,8 @@ use match_runner::{EngineSpec, Proto, Side};
 use match_runner::{GameRecord, Termination};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
+use std::fmt;
+use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -44,6 +46,11 @@ pub struct BgSettings {
     pub black: Option<Seat>,
     #[serde(default)]
     pub engine: Option<usize>,
+    /// Start from this position: a GNU Backgammon `PositionID:MatchID`, a
+    /// bare Position ID (money play) or an XGID. Its match state gives the
+    /// length (a `length` given must agree), the score and the cube.
+    #[serde(default)]
+    pub position: Option<String>,
 }
 
 /// What is kept on disk: the setup (rules and dice seed) and the turns,
@@ -58,6 +65,9 @@ pub struct BgSaved {
     engine: usize,
     log: Vec<String>,
     version: u64,
+    /// The position the game was set up from, if not the opening.
+    #[serde(default)]
+    start: Option<String>,
 }
 
 /// What must happen next, as the board sees it.
@@ -85,6 +95,8 @@ impl Phase {
 pub struct BgSession {
     pub id: String,
     setup: Setup,
+    /// The position the game was set up from (none: the opening).
+    start: Option<String>,
     table: Table,
     /// The player on roll declined to double and has dice (for the save).
     rolled: bool,
@@ -101,6 +113,9 @@ pub struct BgSession {
     last_engine: Option<String>,
     /// The engine's advice for a person, and the version it is for.
     hint: Option<(u64, String)>,
+    /// The after-game review: the people's moves that lost more than
+    /// [`REVIEW_THRESHOLD`], and how many moves were checked.
+    review: Option<(Vec<Value>, usize)>,
     error: Option<String>,
     last_seen: Instant,
     version: u64,
@@ -128,7 +143,14 @@ impl BgSession {
         engines: &[EngineSpec],
         engine_names: Arc<Vec<String>>,
     ) -> Result<BgSession, ApiError> {
-        let length = s.length.unwrap_or(0);
+        let start = match &s.position {
+            Some(text) => Some(start_position(text)?),
+            None => None,
+        };
+        let length = match (&start, s.length) {
+            (Some((_, _, state)), None) => state.match_length,
+            (_, length) => length.unwrap_or(0),
+        };
         if length > MAX_LENGTH {
             return Err(ApiError::new(
                 400,
@@ -147,15 +169,23 @@ impl BgSession {
         let setup = Setup {
             length,
             cube: s.cube.unwrap_or(true),
-            jacoby: true,
+            jacoby: start
+                .as_ref()
+                .is_none_or(|(_, _, st)| st.jacoby || length > 0),
             crawford: true,
             holland: false,
             dice: seed,
         };
+        let table = match &start {
+            None => Table::new(setup),
+            Some((_, board, state)) => Table::from_position(setup, *board, *state)
+                .map_err(|e| ApiError::new(422, e.to_string()))?,
+        };
         let mut session = BgSession {
             id,
             setup,
-            table: Table::new(setup),
+            start: start.map(|(text, _, _)| text),
+            table,
             rolled: false,
             seats,
             engine,
@@ -166,6 +196,7 @@ impl BgSession {
             log: Vec::new(),
             last_engine: None,
             hint: None,
+            review: None,
             error: None,
             last_seen: Instant::now(),
             version: 1,
@@ -186,7 +217,13 @@ impl BgSession {
         let bad = |why: String| ApiError::new(500, format!("the saved game {id}: {why}"));
         let setup: Setup = saved.setup.parse().map_err(|e: String| bad(e))?;
         check_engine(engines, saved.engine, saved.seats)?;
-        let mut table = Table::new(setup);
+        let mut table = match &saved.start {
+            None => Table::new(setup),
+            Some(text) => {
+                let (_, board, state) = start_position(text).map_err(|e| bad(e.message))?;
+                Table::from_position(setup, board, state).map_err(|e| bad(e.to_string()))?
+            }
+        };
         for t in &saved.turns {
             let turn: Turn = t.parse().map_err(|e: String| bad(e))?;
             table.apply(&turn).map_err(|e| bad(e.to_string()))?;
@@ -194,6 +231,7 @@ impl BgSession {
         let mut session = BgSession {
             id: id.clone(),
             setup,
+            start: saved.start,
             table,
             rolled: false,
             seats: saved.seats,
@@ -205,6 +243,7 @@ impl BgSession {
             log: saved.log,
             last_engine: None,
             hint: None,
+            review: None,
             error: None,
             last_seen: Instant::now(),
             version: saved.version,
@@ -227,6 +266,7 @@ impl BgSession {
             engine: self.engine,
             log: self.log.clone(),
             version: self.version,
+            start: self.start.clone(),
         };
         (self.version, saved)
     }
@@ -272,6 +312,11 @@ impl BgSession {
     }
 
     fn opening_note(&mut self) {
+        if let Some(text) = self.start.as_ref().filter(|_| self.log.is_empty()) {
+            let note = format!("Set up from {text}");
+            self.log.push(note);
+            return;
+        }
         if let Phase::Move(side, dice) = self.phase() {
             let who = self.who(side);
             self.log
@@ -447,10 +492,16 @@ impl BgSession {
             }
             _ => unreachable!("a side is due"),
         };
+        // Advice lists the engine's ranked candidates (our UBGI extension).
+        let go = match (hint, phase) {
+            (true, Phase::Move(..)) => format!("{go} candidates {HINT_MOVES}"),
+            (true, _) => format!("{go} candidates 1"),
+            (false, _) => go.to_string(),
+        };
         self.stop = Arc::new(AtomicBool::new(false));
         Ok(engine::Job {
             setup,
-            go: go.to_string(),
+            go,
             reply,
             errors_end: true,
             new_game: Proto::Ubgi.new_game(),
@@ -461,8 +512,9 @@ impl BgSession {
         })
     }
 
-    /// The engine's answer as advice for the person, checked by the rules.
-    fn hint_answer(&mut self, reply: &str, text: &str) -> Result<(), String> {
+    /// The engine's answer as advice for the person, checked by the rules,
+    /// with its ranked candidates or cube equities when it gave them.
+    fn hint_answer(&mut self, reply: &str, text: &str, ranked: &[String]) -> Result<(), String> {
         let advice = match (reply, text, self.phase()) {
             ("bestcube", "double", Phase::Cube(_)) => "double".to_string(),
             ("bestcube", "nodouble", Phase::Cube(_)) => "no double: roll".to_string(),
@@ -476,8 +528,33 @@ impl BgSession {
             }
             _ => return Err(format!("the engine answered \"{reply} {text}\"")),
         };
-        self.hint = Some((self.version, format!("The engine would {advice}")));
+        let mut hint = format!("The engine would {advice}");
+        if let Some(figures) = self.hint_figures(ranked)? {
+            hint.push_str(&format!(". {figures}"));
+        }
+        self.hint = Some((self.version, hint));
         Ok(())
+    }
+
+    /// The ranked lines in words: "Best moves: 13/10 6/5 (+0.123), ..." or
+    /// "No double +0.123, double/take +0.050, double/drop +1.000"; each
+    /// candidate move checked by the rules.
+    fn hint_figures(&mut self, ranked: &[String]) -> Result<Option<String>, String> {
+        let mut moves = Vec::new();
+        for line in ranked {
+            if let Ok(c) = line.parse::<CubeLine>() {
+                return Ok(Some(c.words()));
+            }
+            let r: RankLine = line.parse()?;
+            if let Phase::Move(_, dice) = self.phase() {
+                let board = *self.table.game().board();
+                let (m, _) = board
+                    .play_text(dice, &r.play)
+                    .map_err(|e| format!("the engine's candidate \"{}\": {e}", r.play))?;
+                moves.push(format!("{} ({:+.3})", board.move_text(&m), r.equity));
+            }
+        }
+        Ok((!moves.is_empty()).then(|| format!("Best moves: {}", moves.join(", "))))
     }
 
     /// Plays the engine's answer, checked by the rules.
@@ -532,6 +609,12 @@ impl BgSession {
 
     /// The match (or money game) as a GNU Backgammon `.mat` file, once it is over.
     pub fn mat(&mut self) -> Result<String, ApiError> {
+        if self.start.is_some() {
+            return Err(ApiError::new(
+                409,
+                "a game set up from a position has no .mat file: a .mat match starts from the opening",
+            ));
+        }
         let Due::Over(result) = self.table.due() else {
             return Err(ApiError::new(
                 409,
@@ -634,10 +717,121 @@ impl BgSession {
             "thinking": self.thinking,
             "last_engine": self.last_engine,
             "hint": self.hint.as_ref().filter(|(v, _)| *v == self.version).map(|(_, h)| h),
+            "review": self.review.as_ref().map(|(marked, checked)| json!({
+                "threshold": REVIEW_THRESHOLD,
+                "checked": checked,
+                "marked": marked,
+            })),
             "log": self.log,
             "error": self.error,
             "position": game.gnubg_id().to_string(),
+            "set_up_from": self.start,
         })
+    }
+}
+
+/// A position text read by the rules (`parse_position`), kept trimmed as
+/// given; bad text is refused with the rules' reason.
+fn start_position(text: &str) -> Result<(String, Board, backgammon_rules::MatchState), ApiError> {
+    let text = text.trim();
+    let (board, state) = backgammon_rules::parse_position(text)
+        .map_err(|e| ApiError::new(422, format!("the position: {e}")))?;
+    Ok((text.to_string(), board, state))
+}
+
+/// A person's move is marked in the review when the engine's best
+/// candidate is worth more than this (cubeless equity, money points).
+pub const REVIEW_THRESHOLD: f64 = 0.04;
+
+/// The candidates asked for each reviewed move (UBGI's most): a move not
+/// among them lost at least the best's equity minus the last's.
+const REVIEW_CANDIDATES: u8 = 32;
+
+/// How many moves a hint lists.
+const HINT_MOVES: u8 = 5;
+
+/// One `info rank <r> ply <p> equity <e> move <m>` line of our UBGI
+/// extension (`go chequer candidates K`, protocol.md).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RankLine {
+    pub rank: u32,
+    pub ply: u8,
+    /// The mover's cubeless equity after the move.
+    pub equity: f64,
+    pub play: String,
+}
+
+impl FromStr for RankLine {
+    type Err = String;
+    fn from_str(line: &str) -> Result<RankLine, String> {
+        let bad = || format!("\"{line}\": expected info rank <r> ply <p> equity <e> move <m>");
+        let rest = line.strip_prefix("info rank ").ok_or_else(bad)?;
+        let (head, play) = rest.split_once(" move ").ok_or_else(bad)?;
+        let w: Vec<&str> = head.split(' ').collect();
+        match w[..] {
+            [rank, "ply", ply, "equity", equity] if !play.trim().is_empty() => Ok(RankLine {
+                rank: rank.parse().map_err(|_| bad())?,
+                ply: ply.parse().map_err(|_| bad())?,
+                equity: equity.parse().map_err(|_| bad())?,
+                play: play.trim().to_string(),
+            }),
+            _ => Err(bad()),
+        }
+    }
+}
+
+impl fmt::Display for RankLine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "info rank {} ply {} equity {:.4} move {}",
+            self.rank, self.ply, self.equity, self.play
+        )
+    }
+}
+
+/// The `info cube nodouble <e> take <e> drop <e>` line of our UBGI
+/// extension (`go cube|take candidates 1`): the doubler's values.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct CubeLine {
+    pub no_double: f64,
+    pub take: f64,
+    pub drop: f64,
+}
+
+impl CubeLine {
+    fn words(&self) -> String {
+        format!(
+            "Equities of the player on roll: no double {:+.3}, double/take {:+.3}, double/drop {:+.3}",
+            self.no_double, self.take, self.drop
+        )
+    }
+}
+
+impl FromStr for CubeLine {
+    type Err = String;
+    fn from_str(line: &str) -> Result<CubeLine, String> {
+        let bad = || format!("\"{line}\": expected info cube nodouble <e> take <e> drop <e>");
+        let w: Vec<&str> = line.split(' ').collect();
+        let num = |s: &str| s.parse::<f64>().map_err(|_| bad());
+        match w[..] {
+            ["info", "cube", "nodouble", n, "take", t, "drop", d] => Ok(CubeLine {
+                no_double: num(n)?,
+                take: num(t)?,
+                drop: num(d)?,
+            }),
+            _ => Err(bad()),
+        }
+    }
+}
+
+impl fmt::Display for CubeLine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "info cube nodouble {:.4} take {:.4} drop {:.4}",
+            self.no_double, self.take, self.drop
+        )
     }
 }
 
@@ -849,6 +1043,87 @@ pub struct BgShared {
 }
 
 impl BgShared {
+    /// The after-game review: the engine ranks the candidates of each of
+    /// the people's checker plays (`go chequer candidates 32`), and the
+    /// plays that lost more than [`REVIEW_THRESHOLD`] are marked with the
+    /// better move. The process is lent out meanwhile, as for a decision.
+    pub fn review(
+        &self,
+        engines: &[EngineSpec],
+        permits: &Arc<Permits>,
+        timeout: Duration,
+        budget: Duration,
+    ) -> Result<(), ApiError> {
+        let (moves, process, spec, stop) = {
+            let mut s = self.lock();
+            s.touch();
+            let moves = s.moves_to_review()?;
+            s.thinking = true;
+            s.error = None;
+            s.stop = Arc::new(AtomicBool::new(false));
+            (
+                moves,
+                s.process.take(),
+                engines[s.engine].clone(),
+                Arc::clone(&s.stop),
+            )
+        };
+        let mut process = match process {
+            Some(p) => Ok(p),
+            None => Process::start(&spec, permits, timeout).map_err(|e| e.to_string()),
+        };
+        let mut marked = Vec::new();
+        let mut failed = None;
+        for m in &moves {
+            let Ok(p) = process else { break };
+            let (a, b) = m.dice.values();
+            let job = engine::Job {
+                setup: vec![
+                    format!("position gnubgid {}", m.before),
+                    format!("dice {a} {b}"),
+                ],
+                go: format!("go chequer candidates {REVIEW_CANDIDATES}"),
+                reply: "bestmove",
+                errors_end: true,
+                new_game: Proto::Ubgi.new_game(),
+                mover: m.side,
+                budget,
+                timeout,
+                stop: Arc::clone(&stop),
+            };
+            let (ended, back) = engine::search(p, &job, &mut |_| {});
+            process = back.ok_or_else(|| "the engine is gone".to_string());
+            match ended {
+                Ended::Move { ranked, .. } => match BgSession::judge(m, &ranked) {
+                    Ok(Some(v)) => marked.push(v),
+                    Ok(None) => {}
+                    Err(why) => failed = Some(why),
+                },
+                Ended::Stopped => failed = Some("the review was stopped".into()),
+                Ended::Failed(why) => failed = Some(why),
+            }
+            if failed.is_some() {
+                break;
+            }
+        }
+        let mut s = self.lock();
+        s.thinking = false;
+        let back = process.ok();
+        if s.closed {
+            if let Some(p) = back {
+                p.retire();
+            }
+            return Ok(());
+        }
+        s.process = back;
+        match failed {
+            Some(why) => s.error = Some(format!("the review: {why}")),
+            None => s.review = Some((marked, moves.len())),
+        }
+        s.changed();
+        Ok(())
+    }
+
     pub fn new(s: BgSession) -> BgShared {
         BgShared {
             inner: Arc::new(Mutex::new(s)),
@@ -900,8 +1175,8 @@ impl BgShared {
         match ended {
             Ended::Stopped => {}
             Ended::Failed(why) => s.error = Some(why),
-            Ended::Move { text, .. } if hint => {
-                if let Err(why) = s.hint_answer(job.reply, &text) {
+            Ended::Move { text, ranked, .. } if hint => {
+                if let Err(why) = s.hint_answer(job.reply, &text, &ranked) {
                     s.error = Some(why);
                 }
                 // Advice changes nothing: the page keeps the steps chosen.
@@ -923,7 +1198,91 @@ impl BgShared {
     }
 }
 
+/// One person's move to review: its number in the game's list, the side,
+/// the dice, the position before it (seen from the mover) and the play.
+struct ToReview {
+    number: usize,
+    side: Side,
+    dice: Dice,
+    before: Board,
+    play: backgammon_rules::Move,
+}
+
 impl BgSession {
+    /// The people's checker plays with a choice (more than one legal
+    /// move), for the review; refused while the game goes on.
+    fn moves_to_review(&mut self) -> Result<Vec<ToReview>, ApiError> {
+        if !matches!(self.phase(), Phase::GameOver | Phase::Over) {
+            return Err(ApiError::new(409, "the review comes after the game"));
+        }
+        if self.thinking {
+            return Err(ApiError::new(409, "the engine is already deciding"));
+        }
+        let mut out = Vec::new();
+        for (number, e) in self.table.events().iter().enumerate() {
+            let match_backgammon::Event::Move {
+                side,
+                dice,
+                before,
+                play,
+            } = *e
+            else {
+                continue;
+            };
+            let choice = before.legal_moves(dice).len() > 1;
+            if self.seats[side.index()] == Seat::Human && choice {
+                out.push(ToReview {
+                    number,
+                    side,
+                    dice,
+                    before,
+                    play,
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    /// The equity the person's play lost against the best candidate, and
+    /// the best's text: `None` when within the threshold. `at_least`: the
+    /// play was not among the candidates.
+    fn judge(m: &ToReview, ranked: &[String]) -> Result<Option<Value>, String> {
+        let lines: Vec<RankLine> = ranked
+            .iter()
+            .map(|l| l.parse())
+            .collect::<Result<_, String>>()?;
+        let (best, last) = match (lines.first(), lines.last()) {
+            (Some(b), Some(l)) => (b, l),
+            _ => return Err("the engine gave no candidates".into()),
+        };
+        let after = |text: &str| m.before.play_text(m.dice, text).map(|(_, a)| a);
+        let played = m.before.apply_unchecked(m.play);
+        let mine = lines
+            .iter()
+            .find(|r| after(&r.play).is_ok_and(|a| a == played));
+        let (loss, at_least) = match mine {
+            Some(r) => (best.equity - r.equity, false),
+            None => (best.equity - last.equity, true),
+        };
+        if loss <= REVIEW_THRESHOLD {
+            return Ok(None);
+        }
+        let (best_move, _) = m
+            .before
+            .play_text(m.dice, &best.play)
+            .map_err(|e| format!("the engine's candidate \"{}\": {e}", best.play))?;
+        let (a, b) = m.dice.values();
+        Ok(Some(json!({
+            "event": m.number,
+            "side": word(m.side),
+            "dice": [a, b],
+            "played": m.before.move_text(&m.play),
+            "best": m.before.move_text(&best_move),
+            "loss": (loss * 1000.0).round() / 1000.0,
+            "at_least": at_least,
+        })))
+    }
+
     /// Whose decision it is, for the server's routing.
     pub fn engine_to_act(&mut self) -> bool {
         self.phase()
@@ -971,6 +1330,26 @@ mod tests {
         );
         // Doubles have many orders, but few enough to send (245 for 1-1).
         assert!(texts(&start, "11").len() < 1000);
+    }
+
+    #[test]
+    fn the_ranked_lines_round_trip_and_bad_ones_are_quoted() {
+        let line = "info rank 2 ply 2 equity -0.0123 move 24/23 13/10";
+        let r: RankLine = line.parse().unwrap();
+        assert_eq!((r.rank, r.ply, r.play.as_str()), (2, 2, "24/23 13/10"));
+        assert_eq!(r.to_string(), line);
+        let cube = "info cube nodouble 0.0640 take -0.1000 drop 1.0000";
+        let c: CubeLine = cube.parse().unwrap();
+        assert_eq!(c.drop, 1.0);
+        assert_eq!(c.to_string(), cube);
+        let e = "info rank x ply 2 equity 0.1 move 8/5"
+            .parse::<RankLine>()
+            .unwrap_err();
+        assert!(e.contains("\"info rank x ply 2"), "{e}");
+        assert!("info rank 1 ply 1 equity 0.1 move "
+            .parse::<RankLine>()
+            .is_err());
+        assert!("info cube nodouble 1 take 2".parse::<CubeLine>().is_err());
     }
 
     #[test]

@@ -218,6 +218,9 @@ pub enum Ended {
         note: String,
         /// Why the move came late (the search was cut at its budget).
         late: Option<String>,
+        /// The UBGI extension's `info rank ...` and `info cube ...` lines
+        /// (`go ... candidates K`), in order.
+        ranked: Vec<String>,
     },
     /// Stopped from outside before the engine answered (answer discarded).
     Stopped,
@@ -254,7 +257,11 @@ pub fn search(
         stop: Some(&job.stop),
     };
     let mut last: Option<Info> = None;
+    let mut ranked = Vec::new();
     let mut on_info = |line: &str| {
+        if (line.starts_with("info rank ") || line.starts_with("info cube ")) && ranked.len() < 64 {
+            ranked.push(line.to_string());
+        }
         if let Some(info) = Info::parse(line, job.mover) {
             on_info(&info);
             last = Some(info);
@@ -287,6 +294,7 @@ pub fn search(
                 info: last,
                 note,
                 late,
+                ranked,
             };
             (ended, Some(process))
         }

@@ -229,6 +229,7 @@ impl Hosted for BgShared {
                 ctx.move_timeout,
                 action == "hint",
             )?,
+            "review" => self.review(&ctx.engines, &ctx.permits, ctx.timeout, ctx.move_timeout)?,
             _ => self.lock().act(action, body)?,
         }
         Ok(self.lock().state())
@@ -485,7 +486,7 @@ impl App {
     /// has fewer than its share running.
     fn act(&self, id: &str, owner: &Owner, action: &str, body: &Value) -> Result<Value, ApiError> {
         let game = self.game(id, owner)?;
-        if !matches!(action, "go" | "hint" | "analyse") {
+        if !matches!(action, "go" | "hint" | "analyse" | "review") {
             return game.act(action, body, &self.ctx);
         }
         // The count and the start under one lock: two requests at once

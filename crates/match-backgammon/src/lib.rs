@@ -15,7 +15,7 @@ mod referee;
 mod table;
 mod token;
 
-pub use table::{player_of, side_of, ApplyError, Due, Event, Table};
+pub use table::{player_of, side_of, ApplyError, Due, Event, PositionError, Table};
 pub use token::{CubeAction, Roll, Turn};
 
 use engine_client::Engine;

@@ -9,8 +9,8 @@
 use crate::token::{CubeAction, Roll, Turn};
 use crate::Setup;
 use backgammon_rules::{
-    win_kind, Board, Decision, Dice, Ending, Game as Rules, GameError, Move, Player,
-    Rules as Options,
+    win_kind, Board, Decision, Dice, Ending, Game as Rules, GameError, GameState, MatchState, Move,
+    Player, Rules as Options,
 };
 use match_runner::outcome::{GameResult, Side};
 use rand::{Rng, SeedableRng};
@@ -135,6 +135,40 @@ impl Table {
             current: None,
             events: vec![Event::GameStart { score: [0, 0] }],
         }
+    }
+
+    /// The table taken up from a position and its match state (read from a
+    /// GNU Backgammon ID or an XGID by `backgammon_rules::parse_position`):
+    /// play goes on from there with the setup's dice, and a match's later
+    /// games start from the opening as usual. The setup's length must be
+    /// the position's (a money position for a money setup), and the game
+    /// must be under way (not over, no resignation waiting).
+    pub fn from_position(
+        setup: Setup,
+        board: Board,
+        state: MatchState,
+    ) -> Result<Table, PositionError> {
+        if setup.length != state.match_length {
+            return Err(PositionError::Length {
+                setup: setup.length,
+                position: state.match_length,
+            });
+        }
+        if state.game_state != GameState::Playing {
+            return Err(PositionError::NotPlaying(state.game_state));
+        }
+        if state.resigned.is_some() {
+            return Err(PositionError::Resignation);
+        }
+        let rules = Options {
+            jacoby: setup.jacoby,
+            crawford: setup.crawford,
+            holland: setup.holland,
+        };
+        let mut table = Table::new(setup);
+        table.game = Rules::from_state(board, state, rules);
+        table.events = vec![Event::GameStart { score: state.score }];
+        Ok(table)
     }
 
     /// The rules core's game (board, match state, the GNU Backgammon ID).
@@ -407,6 +441,26 @@ pub enum ApplyError {
     Game(GameError),
 }
 
+/// Why a table cannot be taken up from a position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    #[error("the position is of {}, but the game asked for is {}", length_text(*.position), length_text(*.setup))]
+    Length { setup: u16, position: u16 },
+    #[error(
+        "the position's game is not under way (its state is {0:?}): expected a game being played"
+    )]
+    NotPlaying(GameState),
+    #[error("the position has a resignation waiting: expected a game being played")]
+    Resignation,
+}
+
+fn length_text(n: u16) -> String {
+    match n {
+        0 => "a money game".into(),
+        n => format!("a {n}-point match"),
+    }
+}
+
 /// A due decision in words.
 fn describe(due: Due) -> String {
     match due {
@@ -503,6 +557,47 @@ mod tests {
         let e = wrong.apply(&first).unwrap_err();
         assert!(matches!(e, ApplyError::WrongDice { .. }));
         assert!(e.to_string().contains("the dice of this match give"));
+    }
+
+    #[test]
+    fn a_table_taken_up_from_a_position_plays_on_from_there() {
+        // A 7-point match under way, the cube at 2, 5-2 rolled.
+        let xgid = "XGID=-b----E-C---eE---c-e----B-:1:-1:1:52:4:2:0:7:10";
+        let (board, state) = backgammon_rules::parse_position(xgid).unwrap();
+        let setup = Setup {
+            length: 7,
+            ..money(5)
+        };
+        let mut t = Table::from_position(setup, board, state).unwrap();
+        assert_eq!(t.game().board(), &board);
+        assert_eq!(t.game().state().score, state.score);
+        let dice = state.dice.unwrap();
+        assert_eq!(t.due(), Due::Move(side_of(state.on_roll), dice));
+        assert_eq!(t.events(), &[Event::GameStart { score: state.score }]);
+        // Play goes on with the rules: the first legal move, then the
+        // other side's turn from the seeded dice.
+        let m = board.legal_moves(dice).moves()[0];
+        t.play(&board.move_steps_text(&m, false)).unwrap();
+        assert_eq!(t.turns().len(), 1);
+        let next = t.due();
+        assert_eq!(
+            next.side(),
+            Some(side_of(state.on_roll).opposite()),
+            "{next:?}"
+        );
+        // The match plays out to its end from the position.
+        let r = play_out(&mut t, |_| false, true);
+        assert!(matches!(r, GameResult::Score { .. }), "{r}");
+        // The setup must be the position's kind of game.
+        let e = Table::from_position(money(5), board, state).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the position is of a 7-point match, but the game asked for is a money game"
+        );
+        let mut over = state;
+        over.game_state = GameState::Over;
+        let e = Table::from_position(setup, board, over).unwrap_err();
+        assert!(matches!(e, PositionError::NotPlaying(_)), "{e}");
     }
 
     #[test]

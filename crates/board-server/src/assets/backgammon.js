@@ -283,7 +283,10 @@ function render() {
   const bothEngines = s.seats.white === "engine" && s.seats.black === "engine";
   $("bg-hint").hidden = !(human && ["cube", "take", "move"].includes(due.kind) && $("engine").options.length > 0);
   $("bg-next").hidden = !(due.kind === "game_over" && !bothEngines);
-  $("bg-download").hidden = due.kind !== "over";
+  const anyHuman = s.seats.white === "human" || s.seats.black === "human";
+  $("bg-review").hidden = !(anyHuman && (due.kind === "game_over" || due.kind === "over") && !s.review && $("engine").options.length > 0);
+  renderReview(s.review);
+  $("bg-download").hidden = due.kind !== "over" || Boolean(s.set_up_from);
   $("bg-download").href = "/api/games/" + s.id + "/record";
   const banner = $("banner");
   if (due.kind === "game_over" || due.kind === "over") {
@@ -311,6 +314,24 @@ function render() {
   else if (moving && ui.chosen.length === 0) say("Click a checker, then its target (a checker with one move goes at once).", "hint");
   else if (human && due.kind === "cube") say("Double, or roll the dice.", "hint");
   else if (!moving) say("");
+}
+
+// The after-game review: the person's moves that lost more than the
+// threshold, each with the engine's better move.
+function renderReview(review) {
+  $("review-section").hidden = !review;
+  if (!review) return;
+  const n = review.marked.length;
+  $("review-note").textContent = review.checked + " moves checked; " + n +
+    " lost more than " + review.threshold + " (equity, by the engine)" + (n ? ":" : ".");
+  const list = $("review");
+  list.replaceChildren();
+  for (const m of review.marked) {
+    const li = document.createElement("li");
+    li.textContent = capital(m.side) + " " + m.dice.join("") + ": played " + m.played +
+      ", better " + m.best + " (" + (m.at_least ? "at least " : "") + "\u2212" + m.loss.toFixed(3) + ")";
+    list.appendChild(li);
+  }
 }
 
 function show(state) {
@@ -395,14 +416,26 @@ function seats() {
   };
 }
 
-async function newGame() {
+// A new game from the settings, or (`position`: the text of a GNU
+// Backgammon ID or an XGID) from a position whose match state gives the
+// length and score.
+async function newGame(position) {
   const body = Object.assign({
     game: "backgammon",
-    length: Number($("length").value),
     cube: $("cube-on").checked,
     engine: Number($("engine").value),
   }, seats());
+  if (typeof position === "string") body.position = position;
+  else body.length = Number($("length").value);
   try {
+    if (typeof position === "string") {
+      // Checked by the server before the game in play is left.
+      show(await api("POST", "/api/games", body).then((s) => {
+        if (ui.state) api("DELETE", "/api/games/" + ui.state.id).catch(() => {});
+        return s;
+      }));
+      return;
+    }
     if (ui.state) api("DELETE", "/api/games/" + ui.state.id).catch(() => {});
     ui.state = null;
     say("");
@@ -421,7 +454,8 @@ async function init() {
   const params = new URLSearchParams(location.search);
   if (params.get("mode")) $("mode").value = params.get("mode");
   if (params.get("length")) $("length").value = params.get("length");
-  $("new-game").addEventListener("click", newGame);
+  $("new-game").addEventListener("click", () => newGame());
+  $("setup").addEventListener("click", () => newGame($("setup-text").value));
   $("flip").addEventListener("click", () => { ui.flipped = !ui.flipped; if (ui.state) render(); });
   const simple = (id, action) => $(id).addEventListener("click", async () => {
     try { say(""); await act(action); } catch (e) { say(e.message, "error"); }
@@ -432,6 +466,9 @@ async function init() {
   simple("bg-drop", "drop");
   simple("bg-next", "next");
   simple("bg-hint", "hint");
+  $("bg-review").addEventListener("click", async () => {
+    try { say("The engine is reviewing the moves\u2026", "hint"); await act("review"); } catch (e) { say(e.message, "error"); }
+  });
   $("bg-confirm").addEventListener("click", confirmMove);
   $("bg-undo").addEventListener("click", () => { ui.chosen = []; ui.selected = null; say(""); render(); });
   const id = params.get("game");
