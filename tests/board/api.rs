@@ -124,8 +124,10 @@ fn moves_are_refereed_and_the_engine_answers_over_the_protocol() {
         assert!(Instant::now() < until, "the closed game's engine quits");
         std::thread::sleep(Duration::from_millis(20));
     }
-    // Closed, not lost: the game is kept on disk and its link opens it again.
-    let again = get(&s.addr, &format!("/api/games/{g2}"));
+    // Closed, not lost: the game is kept on disk and its link (the page's
+    // open) opens it again; a stray request of the closing page does not.
+    assert_eq!(get(&s.addr, &format!("/api/games/{g2}")).status, 404);
+    let again = post(&s.addr, &format!("/api/games/{g2}/open"), &json!({}));
     assert_eq!(again.status, 200, "{}", again.body);
     assert_eq!(again.json()["moves"].as_array().unwrap().len(), 2);
 }

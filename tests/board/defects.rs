@@ -126,6 +126,32 @@ fn a_new_game_while_the_engine_thinks_closes_the_old_one_quietly() {
     assert!(!message.contains("closed"), "{message}");
 }
 
+/// Defect 2, the server's half: a request of the page already on its way
+/// when the page closed its game (a refresh, a wait for the engine) used to
+/// open the game again from disk, leaving it open for good. A game closed by
+/// its page stays closed to such requests; the page's own open (its load,
+/// `POST /api/games/ID/open`) still brings it back.
+#[test]
+fn a_game_closed_by_its_page_is_not_opened_again_by_a_stray_request() {
+    let server = Served::start(&[]);
+    let a = server.addr.as_str();
+    let people = json!({ "checkers": 4, "white": "human", "black": "human" });
+    let id = http::post(a, "/api/games", &people).json()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let r = http::request(a, "DELETE", &format!("/api/games/{id}"), None);
+    assert_eq!(r.status, 204, "{}", r.body);
+    assert_eq!(http::get(a, &format!("/api/games/{id}")).status, 404);
+    let go = http::post(a, &format!("/api/games/{id}/go"), &json!({}));
+    assert_eq!(go.status, 404, "{}", go.body);
+    assert_eq!(open_games(&server), 0);
+    let r = http::post(a, &format!("/api/games/{id}/open"), &json!({}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["id"], json!(id));
+    assert_eq!(open_games(&server), 1);
+}
+
 /// Defect 3: a stale tab played on a position it did not show, and saw the
 /// other tab's moves only 18 s later.
 #[test]

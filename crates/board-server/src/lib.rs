@@ -35,7 +35,7 @@ use std::net::{SocketAddr, TcpListener};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use store::Store;
 
 /// The page and its assets, compiled in.
@@ -278,7 +278,14 @@ pub struct App {
     ids: RandomState,
     counter: AtomicU64,
     store: Option<Store>,
+    /// Games closed by their page (`DELETE`) and when: a request of that
+    /// page already in flight must not open them again from disk; only an
+    /// explicit open (`POST /api/games/ID/open`, the page's load) does.
+    discarded: Mutex<HashMap<String, Instant>>,
 }
+
+/// How long a game closed by its page stays closed to stray requests.
+const DISCARDED_FOR: Duration = Duration::from_secs(60);
 
 impl App {
     pub fn new(config: Config) -> Arc<App> {
@@ -307,6 +314,7 @@ impl App {
             config,
             ctx,
             games: Mutex::new(HashMap::new()),
+            discarded: Mutex::new(HashMap::new()),
             ids: RandomState::new(),
             counter: AtomicU64::new(1),
         })
@@ -335,10 +343,34 @@ impl App {
         self.config.searches_per_owner.max(1)
     }
 
-    /// The game `id`, if `owner` created it; a game kept on disk is opened again.
+    /// The game `id`, if `owner` created it; a game kept on disk is opened
+    /// again, unless its page closed it a moment ago.
     fn game(&self, id: &str, owner: &Owner) -> Result<Arc<dyn Hosted>, ApiError> {
+        self.game_opened(id, owner, false)
+    }
+
+    /// True when the page closed `id` within [`DISCARDED_FOR`]; an explicit
+    /// open forgets that.
+    fn discarded(&self, id: &str, explicit: bool) -> bool {
+        let mut closed = self.discarded.lock().unwrap_or_else(|p| p.into_inner());
+        closed.retain(|_, at| at.elapsed() < DISCARDED_FOR);
+        if explicit {
+            closed.remove(id);
+            return false;
+        }
+        closed.contains_key(id)
+    }
+
+    /// [`App::game`], where `explicit` (the page's open) also opens a game
+    /// its page closed a moment ago.
+    fn game_opened(
+        &self,
+        id: &str,
+        owner: &Owner,
+        explicit: bool,
+    ) -> Result<Arc<dyn Hosted>, ApiError> {
         let mut games = self.games();
-        if !games.contains_key(id) {
+        if !games.contains_key(id) && !self.discarded(id, explicit) {
             if let Some(entry) = self.reopen(id, owner, &mut games)? {
                 games.insert(id.to_string(), entry);
             }
@@ -620,6 +652,8 @@ impl App {
             .ok_or_else(|| ApiError::new(404, "no such game"))?;
         self.persist(id, &entry);
         entry.game.close();
+        let mut closed = self.discarded.lock().unwrap_or_else(|p| p.into_inner());
+        closed.insert(id.to_string(), Instant::now());
         Ok(())
     }
 
@@ -777,6 +811,11 @@ impl App {
             ("POST", ["games"]) => Ok(Response::json(201, &self.create(&body()?, owner)?)),
             ("GET", ["games", id]) => {
                 let state = self.game(id, owner)?.state();
+                self.persist_id(id);
+                ok(state)
+            }
+            ("POST", ["games", id, "open"]) => {
+                let state = self.game_opened(id, owner, true)?.state();
                 self.persist_id(id);
                 ok(state)
             }

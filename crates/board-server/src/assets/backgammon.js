@@ -474,7 +474,7 @@ async function init() {
   const id = params.get("game");
   if (id) {
     try {
-      const s = await api("GET", "/api/games/" + id);
+      const s = await api("POST", "/api/games/" + id + "/open", {});
       if (s.game === "backgammon") { show(s); return; }
     } catch (e) { /* a new game instead */ }
   }

@@ -1050,7 +1050,7 @@ async function init() {
   let opened = false;
   if (id && !fenParam) {
     try {
-      const s = await api("GET", "/api/games/" + id);
+      const s = await api("POST", "/api/games/" + id + "/open", {});
       // A backgammon game has its own page.
       if (s.game === "backgammon") { location.replace("/backgammon?game=" + encodeURIComponent(id)); return; }
       show(s);
