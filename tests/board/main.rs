@@ -5,6 +5,7 @@
 
 mod api;
 mod backgammon;
+mod backgammon_draft;
 mod backgammon_help;
 mod browser;
 mod defects;

@@ -8,8 +8,8 @@
 
 use crate::engine::{self, Ended, Permits, Process};
 use crate::session::{plural, ApiError, Seat};
-use backgammon_rules::{Board, Decision, Dice, Point, Side as BoardSide, WinKind};
-use match_backgammon::{mat, side_of, Backgammon, Due, Setup, Table, Turn};
+use backgammon_rules::{Board, Decision, Dice, GnubgId, Point, Side as BoardSide, WinKind};
+use match_backgammon::{board_lines, mat, side_of, Backgammon, Due, Setup, Table, Turn};
 use match_runner::records::today;
 use match_runner::{EngineSpec, Proto, Side};
 use match_runner::{GameRecord, Termination};
@@ -461,14 +461,17 @@ impl BgSession {
         Ok(())
     }
 
-    /// The engine's next decision: the lines to send, the `go` and its
-    /// reply word. `hint`: the decision is a person's, the answer advice.
+    /// The engine's next decision: the job (its position lines are
+    /// written once the process, and the form of position it reads, is
+    /// known), the game's ID for them, and for a hint the plain `go` to
+    /// fall back on when the engine refuses to rank candidates.
+    /// `hint`: the decision is a person's, the answer advice.
     fn engine_job(
         &mut self,
         ctx_timeout: Duration,
         budget: Duration,
         hint: bool,
-    ) -> Result<engine::Job, ApiError> {
+    ) -> Result<(engine::Job, GnubgId, Option<String>), ApiError> {
         if self.thinking {
             return Err(ApiError::new(409, "the engine is already deciding"));
         }
@@ -481,26 +484,21 @@ impl BgSession {
             (Seat::Engine, true) => return Err(ApiError::new(409, "a hint is for a person")),
             _ => {}
         }
-        let mut setup = vec![format!("position gnubgid {}", self.table.game().gnubg_id())];
         let (go, reply) = match phase {
             Phase::Cube(_) => ("go cube", "bestcube"),
             Phase::Take(_) => ("go take", "besttake"),
-            Phase::Move(_, dice) => {
-                let (a, b) = dice.values();
-                setup.push(format!("dice {a} {b}"));
-                ("go chequer", "bestmove")
-            }
+            Phase::Move(..) => ("go chequer", "bestmove"),
             _ => unreachable!("a side is due"),
         };
         // Advice lists the engine's ranked candidates (our UBGI extension).
-        let go = match (hint, phase) {
-            (true, Phase::Move(..)) => format!("{go} candidates {HINT_MOVES}"),
-            (true, _) => format!("{go} candidates 1"),
-            (false, _) => go.to_string(),
+        let (go, plain) = match (hint, phase) {
+            (true, Phase::Move(..)) => (format!("{go} candidates {HINT_MOVES}"), Some(go)),
+            (true, _) => (format!("{go} candidates 1"), Some(go)),
+            (false, _) => (go.to_string(), None),
         };
         self.stop = Arc::new(AtomicBool::new(false));
-        Ok(engine::Job {
-            setup,
+        let job = engine::Job {
+            setup: Vec::new(),
             go,
             reply,
             errors_end: true,
@@ -509,7 +507,8 @@ impl BgSession {
             budget,
             timeout: ctx_timeout,
             stop: Arc::clone(&self.stop),
-        })
+        };
+        Ok((job, self.table.game().gnubg_id(), plain.map(String::from)))
     }
 
     /// The engine's answer as advice for the person, checked by the rules,
@@ -1076,12 +1075,9 @@ impl BgShared {
         let mut failed = None;
         for m in &moves {
             let Ok(p) = process else { break };
-            let (a, b) = m.dice.values();
             let job = engine::Job {
-                setup: vec![
-                    format!("position gnubgid {}", m.before),
-                    format!("dice {a} {b}"),
-                ],
+                // The board alone: the review ranks by money equity.
+                setup: board_lines(&m.before, Some(m.dice)),
                 go: format!("go chequer candidates {REVIEW_CANDIDATES}"),
                 reply: "bestmove",
                 errors_end: true,
@@ -1100,6 +1096,12 @@ impl BgShared {
                     Err(why) => failed = Some(why),
                 },
                 Ended::Stopped => failed = Some("the review was stopped".into()),
+                Ended::Refused(why) => {
+                    failed = Some(format!(
+                        "this engine cannot rank moves ({why}): the review needs an engine \
+                         that lists its candidates (go chequer candidates K), such as grasshopper"
+                    ))
+                }
                 Ended::Failed(why) => failed = Some(why),
             }
             if failed.is_some() {
@@ -1147,22 +1149,30 @@ impl BgShared {
         budget: Duration,
         hint: bool,
     ) -> Result<(), ApiError> {
-        let (job, process, spec) = {
+        let (mut job, id, plain, process, spec) = {
             let mut s = self.lock();
             s.touch();
-            let job = s.engine_job(timeout, budget, hint)?;
+            let (job, id, plain) = s.engine_job(timeout, budget, hint)?;
             s.thinking = true;
             s.error = None;
-            (job, s.process.take(), engines[s.engine].clone())
+            (job, id, plain, s.process.take(), engines[s.engine].clone())
         };
         let process = match process {
             Some(p) => Ok(p),
             None => Process::start(&spec, permits, timeout).map_err(|e| e.to_string()),
         };
-        let (ended, back) = match process {
-            Ok(p) => engine::search(p, &job, &mut |_| {}),
+        let (mut ended, mut back) = match process {
+            Ok(p) => {
+                job.setup = p.position_form().lines(&id);
+                engine::search(p, &job, &mut |_| {})
+            }
             Err(why) => (Ended::Failed(why), None),
         };
+        // An engine that does not rank candidates is asked for its choice.
+        if let (Ended::Refused(_), Some(p), Some(plain)) = (&ended, back.take(), plain) {
+            job.go = plain;
+            (ended, back) = engine::search(p, &job, &mut |_| {});
+        }
         let mut s = self.lock();
         s.thinking = false;
         if s.closed {
@@ -1174,7 +1184,7 @@ impl BgShared {
         s.process = back;
         match ended {
             Ended::Stopped => {}
-            Ended::Failed(why) => s.error = Some(why),
+            Ended::Failed(why) | Ended::Refused(why) => s.error = Some(why),
             Ended::Move { text, ranked, .. } if hint => {
                 if let Err(why) = s.hint_answer(job.reply, &text, &ranked) {
                     s.error = Some(why);
