@@ -910,6 +910,70 @@ fn board_json(board: &Board, on_roll: Side) -> Value {
     })
 }
 
+/// A `.mat` file for the page to step through (`POST /api/mat {"text":
+/// ...}`): read and replayed by the rules (match-backgammon's reader), each
+/// game's actions with the position before each, drawn as a game's state
+/// draws it, and the position after the last.
+pub fn mat_replay(body: &Value) -> Result<Value, ApiError> {
+    let text = body
+        .get("text")
+        .and_then(Value::as_str)
+        .ok_or_else(|| ApiError::new(400, "expected {\"text\": \"<the .mat file>\"}"))?;
+    let file = mat::parse(text).map_err(|e| ApiError::new(422, format!("the .mat file: {e}")))?;
+    let name = |side: Side| format!("{} ({})", capital(word(side)), file.names[side.index()]);
+    let games: Vec<Value> = file
+        .games
+        .iter()
+        .map(|g| {
+            let mut steps: Vec<Value> = g
+                .steps
+                .iter()
+                .map(|s| position_view(&s.before, format!("{} {}", name(s.side), s.action)))
+                .collect();
+            let end = match g.winner {
+                Some((side, n)) => format!("{} wins {}", name(side), plural(n as usize, "point")),
+                None => "The game was not finished".to_string(),
+            };
+            steps.push(position_view(&g.end, end));
+            json!({ "score": { "white": g.score[0], "black": g.score[1] }, "steps": steps })
+        })
+        .collect();
+    Ok(json!({
+        "length": file.length,
+        "names": { "white": file.names[0], "black": file.names[1] },
+        "games": games,
+    }))
+}
+
+/// A position of a replayed match as the page draws it, and whether a
+/// game can be set up from it (it is being played).
+fn position_view(id: &GnubgId, text: String) -> Value {
+    let st = id.state;
+    let on_roll = side_of(st.on_roll);
+    let owner = match st.cube_owner {
+        backgammon_rules::CubeOwner::Centred => Value::Null,
+        backgammon_rules::CubeOwner::Owned(p) => json!(word(side_of(p))),
+    };
+    json!({
+        "text": text,
+        "position": id.to_string(),
+        "playable": st.game_state == backgammon_rules::GameState::Playing,
+        "length": st.match_length,
+        "score": { "white": st.score[0], "black": st.score[1] },
+        "crawford": st.crawford,
+        "cube": { "value": st.cube_value(), "owner": owner, "offered": st.doubled },
+        "on_roll": word(on_roll),
+        "dice": st.dice.map(|d| { let (a, b) = d.values(); [a, b] }),
+        "board": board_json(&id.board, on_roll),
+    })
+}
+
+fn capital(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map_or(String::new(), |f| f.to_uppercase().chain(c).collect())
+}
+
 /// Every order in which the checkers of a legal move can be moved one die
 /// at a time (in the mover's numbering: 25 the bar, 0 off), each with the
 /// move's text: the page offers a checker's targets from these and sends
