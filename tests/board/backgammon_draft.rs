@@ -82,6 +82,7 @@ fn the_hint_falls_back_to_the_engines_choice_without_equities() {
     let hint = after["hint"].as_str().unwrap();
     assert!(hint.starts_with("The engine would "), "{hint}");
     assert!(!hint.contains("Best moves"), "no equities: {hint}");
+    eprintln!("the hint with ubgi-random: {hint}");
     // Its choice is a legal move: the person may play it.
     let choice = hint.trim_start_matches("The engine would ");
     let r = http::post(

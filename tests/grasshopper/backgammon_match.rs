@@ -782,5 +782,12 @@ fn an_engine_that_reads_only_the_drafts_position_id_plays_a_match_to_the_end() {
             g.result.score_of(Side::Black),
         ];
         assert!(score.iter().any(|&p| p >= 3.0), "a match to 3 points: {g}");
+        eprintln!(
+            "{} (White) v {} (Black): {} turns, {}",
+            g.white,
+            g.black,
+            g.moves.len(),
+            g.result
+        );
     }
 }
