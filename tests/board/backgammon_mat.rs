@@ -2,7 +2,8 @@
 //! 5-point match (fixtures/gnubg-5-point-match.mat) pasted into the page,
 //! stepped through by its buttons and game selector in Chromium, each
 //! shown Position ID checked against the record as the reader replays it,
-//! and a game played on from one of its positions; over the API, a file
+//! and a game played on from one of its positions; the file chosen with
+//! the file picker too, and back to the game in play; over the API, a file
 //! that is not a match refused naming the line and the token.
 
 use crate::backgammon::{serve, settle, state, PATIENCE};
@@ -93,6 +94,24 @@ fn an_imported_mat_is_stepped_through_and_played_on_from_a_position() {
         b.find("#replay:not([hidden])").is_none(),
         "the replay is left"
     );
+    // The same file chosen with the file picker; Back to the game returns
+    // to the game set up from it.
+    b.script("document.getElementById('mat-text').value = '';", json!([]));
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/gnubg-5-point-match.mat");
+    b.type_into("#mat-file", &path.display().to_string());
+    b.click_css("#mat-import");
+    b.wait("the replay of the chosen file", PATIENCE, || {
+        b.find("#replay:not([hidden])")
+    });
+    assert_eq!(shown(&b), game1[0].before.to_string());
+    b.click_css("#replay-close");
+    let back = b.wait("the game in play again", PATIENCE, || {
+        let s = state(&b);
+        (s["set_up_from"] == json!(here)).then_some(s)
+    });
+    assert_eq!(back["id"], s["id"]);
+    assert!(b.find("#replay:not([hidden])").is_none());
     eprintln!(
         "imported {} games ({} positions); played on from game 3, move 5: {here}",
         file.games.len(),

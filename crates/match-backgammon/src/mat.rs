@@ -286,13 +286,18 @@ impl Reader {
     }
 
     /// The players' line under ` Game K`: `name0 : s0   name1 : s1`.
+    /// (A name may hold blanks, as some programs write them, not colons.)
     fn players(&mut self, t: &str) -> Result<(), MatError> {
-        let words: Vec<&str> = t.split_whitespace().collect();
-        let [n0, ":", s0, n1, ":", s1] = words[..] else {
-            return Err(self.err(
-                t,
-                "expected the players and scores, e.g. \"White : 0   Black : 0\"",
-            ));
+        let parts: Vec<&str> = t.split(':').map(str::trim).collect();
+        let middle = parts.get(1).and_then(|m| m.split_once(char::is_whitespace));
+        let (n0, s0, n1, s1) = match (parts.len(), middle) {
+            (3, Some((s0, n1))) => (parts[0], s0, n1.trim(), parts[2]),
+            _ => {
+                return Err(self.err(
+                    t,
+                    "expected the players and scores, e.g. \"White : 0   Black : 0\"",
+                ))
+            }
         };
         let score = |s: &str| {
             s.parse::<u16>()
@@ -856,6 +861,12 @@ mod tests {
             assert!(actions.contains(&a), "{a}");
         }
         assert!(file.games.iter().all(|g| g.winner.is_some()));
+        // Names with blanks (JellyFish writes them) are read whole.
+        let spaced = GNUBG
+            .replace("gnubg : ", "Ann Smith : ")
+            .replace("root : ", "Bob Jones : ");
+        let names = parse(&spaced).unwrap().names;
+        assert_eq!(names, ["Ann Smith".to_string(), "Bob Jones".to_string()]);
         // The first game ends by a resignation (a single game, cube 2).
         let last = file.games[0].steps.last().unwrap();
         assert_eq!(
@@ -906,6 +917,7 @@ mod tests {
                 line("Wins 2 points"),
             ),
             ("  2) ", "  2) hello ", "hello", line("  2) ")),
+            ("root : 0\n", "root 0\n", "gnubg : 0", line("root : 0")),
         ];
         for (from, to, token, at) in cases {
             let text = GNUBG.replacen(from, to, 1);

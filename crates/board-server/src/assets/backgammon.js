@@ -390,6 +390,7 @@ async function importMat() {
       o.textContent = "Game " + (k + 1) + " (" + g.score.white + "-" + g.score.black + ")";
       select.appendChild(o);
     });
+    $("mat-file").value = "";
     say("");
     showReplay();
   } catch (e) { say(e.message, "error"); }
