@@ -58,6 +58,9 @@ fn an_engine_that_reads_only_the_position_id_plays_a_whole_game() {
     assert!(s["error"].is_null(), "{}", s["error"]);
     assert_eq!(s["due"]["kind"], json!("over"), "{s}");
     assert!(its > 5, "the engine played {its} moves");
+    // One process played them all (it is kept between decisions).
+    let info = http::get(a, "/api/info").json();
+    assert_eq!(info["engines_running"], json!(1), "{info}");
     eprintln!(
         "a cubeless game against ubgi-random: {mine} moves by the person, {its} by the engine"
     );

@@ -1233,9 +1233,11 @@ impl BgShared {
             Err(why) => (Ended::Failed(why), None),
         };
         // An engine that does not rank candidates is asked for its choice.
-        if let (Ended::Refused(_), Some(p), Some(plain)) = (&ended, back.take(), plain) {
-            job.go = plain;
-            (ended, back) = engine::search(p, &job, &mut |_| {});
+        if let (Ended::Refused(_), Some(plain)) = (&ended, plain) {
+            if let Some(p) = back.take() {
+                job.go = plain;
+                (ended, back) = engine::search(p, &job, &mut |_| {});
+            }
         }
         let mut s = self.lock();
         s.thinking = false;
