@@ -861,6 +861,11 @@ mod tests {
             assert!(actions.contains(&a), "{a}");
         }
         assert!(file.games.iter().all(|g| g.winner.is_some()));
+        // JellyFish's "and the match" after the last game's Wins.
+        let at = GNUBG.rfind("Wins 1 point").unwrap();
+        let jf = format!("{}Wins 1 point and the match\n\n", &GNUBG[..at]);
+        let last = parse(&jf).unwrap().games.pop().unwrap();
+        assert_eq!(last.winner, Some((Side::White, 1)));
         // Names with blanks (JellyFish writes them) are read whole.
         let spaced = GNUBG
             .replace("gnubg : ", "Ann Smith : ")
