@@ -358,7 +358,9 @@ function drive() {
   const id = s.id;
   setTimeout(async () => {
     try {
-      if (ui.state.id !== id) return;
+      // Another game (or a replay) is shown now: drive that one instead
+      // (this one is driven again when it is shown again).
+      if (!ui.state || ui.state.id !== id) { ui.going = false; drive(); return; }
       say(s.due.kind === "game_over" ? "" : "The engine is thinking\u2026", "hint");
       ui.going = false;
       if (s.due.kind === "game_over") await act("next");
