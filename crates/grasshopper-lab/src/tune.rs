@@ -17,7 +17,7 @@
 //! files left out (a measurement's test set). The set regenerates from the
 //! seed and the tables.
 
-use grasshopper_engine::eval::{features, NAMES, N_FEATURES, WEIGHTS};
+use grasshopper_engine::eval::{features, NAMES, N_FEATURES, WEIGHTS, WEIGHTS_FEW};
 use grasshopper_engine::{Limits, SearchControl, SearchOptions, Searcher};
 use grasshopper_rules::{Color, Outcome, Position};
 use rand::{Rng, SeedableRng};
@@ -192,7 +192,8 @@ pub fn run_labelled(
             set.checkers, counts[0], counts[1], counts[2], set.game_nodes
         )?;
     }
-    report_fit(out, weights_out, &samples, &WEIGHTS, epochs)?;
+    // The weights these positions are evaluated with (few checkers left).
+    report_fit(out, weights_out, &samples, &WEIGHTS_FEW, epochs)?;
     Ok(samples.len())
 }
 
