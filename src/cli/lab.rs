@@ -4,6 +4,7 @@ use super::{parse_checkers, CliError};
 use grasshopper_engine::eval::N_FEATURES;
 use grasshopper_engine::Player;
 use grasshopper_lab::selfplay::{read_weights, Side, WeightsFileError};
+use grasshopper_lab::tune::LabelledSet;
 use std::path::PathBuf;
 
 /// `tune`: fit the evaluation weights to self-play results (Texel tuning);
@@ -22,6 +23,25 @@ pub struct TuneArgs {
     /// File for the fitted weights.
     #[arg(long)]
     out: PathBuf,
+    /// Fit to the exact values of the retrograde tables of DIR instead of
+    /// self-play results (repeatable, one --checkers each): positions of
+    /// engine games of that size that the tables cover.
+    #[arg(long, value_name = "DIR", requires = "checkers")]
+    retro: Vec<PathBuf>,
+    /// Checkers per player of each --retro's games.
+    #[arg(long, value_parser = parse_checkers)]
+    checkers: Vec<u8>,
+    /// Positions to label from each --retro (one value, or one per --retro).
+    #[arg(long, value_delimiter = ',', default_value = "20000")]
+    positions: Vec<usize>,
+    /// Nodes a move of the engine games that supply the positions of each
+    /// --retro (one value, or one per --retro).
+    #[arg(long, value_delimiter = ',', default_value = "3000")]
+    game_nodes: Vec<u64>,
+    /// Leave out the positions of these retro-quality record files (a
+    /// measurement's positions); repeatable.
+    #[arg(long, value_name = "FILE")]
+    exclude: Vec<PathBuf>,
 }
 
 /// `selfplay`: an in-process match, player A against player B, in game
@@ -68,8 +88,46 @@ pub struct SelfplayArgs {
 
 /// Runs `tune`.
 pub fn tune(args: TuneArgs, seed: u64) -> Result<(), CliError> {
+    if args.retro.len() != args.checkers.len() {
+        return Err(CliError::Usage(format!(
+            "{} --retro and {} --checkers: give one --checkers for each --retro",
+            args.retro.len(),
+            args.checkers.len()
+        )));
+    }
     let mut file = std::fs::File::create(&args.out)?;
     let mut out = std::io::stdout().lock();
+    if !args.retro.is_empty() {
+        let tables = args
+            .retro
+            .iter()
+            .map(|d| grasshopper_solver::retro::RetroTables::open(d, None))
+            .collect::<Result<Vec<_>, _>>()?;
+        let sets: Vec<LabelledSet<'_>> = tables
+            .iter()
+            .zip(&args.checkers)
+            .enumerate()
+            .map(|(i, (tables, &checkers))| LabelledSet {
+                tables,
+                checkers,
+                positions: args.positions[i.min(args.positions.len() - 1)],
+                game_nodes: args.game_nodes[i.min(args.game_nodes.len() - 1)],
+            })
+            .collect();
+        let mut exclude = Vec::new();
+        for f in &args.exclude {
+            exclude.extend(grasshopper_lab::quality::record_positions(f)?);
+        }
+        grasshopper_lab::tune::run_labelled(
+            &mut out,
+            &mut file,
+            &sets,
+            &exclude,
+            seed,
+            args.epochs,
+        )?;
+        return Ok(());
+    }
     grasshopper_lab::tune::run(
         &mut out,
         &mut file,

@@ -23,6 +23,16 @@ pub struct QualityArgs {
     /// settings replace --movetimes and --nodes); needs --retro.
     #[arg(long, value_name = "FILE", requires = "retro")]
     replay: Option<PathBuf>,
+    /// Search the positions of a --record file (its moves ignored) instead
+    /// of those of new engine games: a changed engine on the same positions.
+    #[arg(long, value_name = "FILE", conflicts_with = "replay")]
+    positions_from: Option<PathBuf>,
+    /// Explain every move that loses value into FILE (tab-separated: the
+    /// phase, the value lost, the engine's move and score, the moves that
+    /// keep the value, the depth from which a deeper search finds one, the
+    /// plies to a lost win) and print counts by class; needs --retro.
+    #[arg(long, value_name = "FILE", requires = "retro")]
+    errors: Option<PathBuf>,
     /// Checkers per player of the games.
     #[arg(long, default_value_t = 6, value_parser = super::parse_checkers)]
     checkers: u8,
@@ -57,6 +67,8 @@ pub fn run(a: QualityArgs, seed: u64, out: &mut impl Write) -> Result<(), CliErr
         retro: a.retro,
         record: a.record,
         replay: a.replay,
+        positions_from: a.positions_from,
+        errors: a.errors,
         checkers: a.checkers,
         positions: a.positions,
         movetimes: a.movetimes,

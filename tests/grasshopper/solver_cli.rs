@@ -175,6 +175,73 @@ fn retro_quality_records_the_engines_moves_and_replays_them_against_the_tables()
         assert_eq!(line(&replay), line(&direct));
     }
     assert_eq!(covered(&replay), (n, n));
+    // And the same positions searched again (--positions-from) give the
+    // same moves at a node budget
+    let again = dir.join("again.txt");
+    let again = again.to_str().unwrap();
+    let (ok, out, err) = run(&[
+        "retro-quality",
+        "--retro",
+        d,
+        "--positions-from",
+        f,
+        "--movetimes",
+        "1",
+        "--nodes",
+        "300",
+        "--record",
+        again,
+    ]);
+    assert!(ok, "{err}");
+    assert_eq!(covered(&out), (n, n));
+    let node_lines = |path: &str| -> Vec<String> {
+        let text = std::fs::read_to_string(path).unwrap();
+        text.lines()
+            .filter(|l| l.contains("\tnodes:300\t"))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(node_lines(again), node_lines(f));
+    // And every move that loses value (a one-node search errs) is explained:
+    // one line each, naming moves that keep the value, none of them the
+    // engine's
+    let e = dir.join("errors.txt");
+    let e = e.to_str().unwrap();
+    let mut weak = measure.to_vec();
+    let at = weak.len() - 3;
+    weak[at] = "1";
+    let (ok, out, err) = run(&[&weak[..], &["--retro", d, "--errors", e]].concat());
+    assert!(ok, "{err}");
+    let lost: usize = out
+        .lines()
+        .filter(|l| l.contains(": lost value "))
+        .map(|l| {
+            let rest = l.split(": lost value ").nth(1).unwrap();
+            rest.split_whitespace()
+                .next()
+                .unwrap()
+                .parse::<usize>()
+                .unwrap()
+        })
+        .sum();
+    let explained = std::fs::read_to_string(e).unwrap();
+    let rows: Vec<Vec<&str>> = explained
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.split('\t').collect())
+        .collect();
+    assert!(lost > 0, "{out}");
+    assert_eq!(rows.len(), lost, "{out}\n{explained}");
+    assert!(out.contains(&format!("explained {lost} errors")), "{out}");
+    for r in &rows {
+        assert_eq!(r.len(), 13, "{r:?}");
+        let right: Vec<&str> = r[9].split(' ').collect();
+        assert!(!right.is_empty() && !right.contains(&r[5]), "{r:?}");
+        assert!(
+            ["win->draw", "win->loss", "draw->loss"].contains(&r[4]),
+            "{r:?}"
+        );
+    }
     // And without tables it records positions of every phase, scores nothing
     let g = dir.join("untabled.txt");
     let g = g.to_str().unwrap();

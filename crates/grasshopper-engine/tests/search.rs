@@ -1,7 +1,8 @@
 //! The search's answers against the rules: proved results agree with a plain
 //! minimax, mate lines really end the game where the score says, the search
 //! is deterministic, a stop always yields a legal move, MultiPV lines are
-//! distinct and ordered, and `searchmoves` is obeyed.
+//! distinct and ordered, and `searchmoves` is obeyed; and where the
+//! evaluation fitted to the tables keeps a win the old one threw away.
 
 use grasshopper_engine::{Limits, Report, Score, SearchControl, SearchOptions, Searcher};
 use grasshopper_rules::{Move, Outcome, Position};
@@ -344,4 +345,26 @@ fn retrograde_tables_answer_inside_the_search_and_keep_the_value() {
     }
     assert!(checked > 50, "{checked}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_weights_fitted_to_the_tables_keep_a_four_checker_win_the_old_ones_threw_away() {
+    // Given a 4-checker middle game that White wins, by 17/19 alone (the
+    // solver proves it the fastest win; the tables, the only one:
+    // docs/engine-errors.md)
+    let pos: Position = "b...../..w.../w.wBw./...b.. w 0 0 0-0 -".parse().unwrap();
+    let mut solver = grasshopper_solver::Solver::new(64);
+    let solution = solver.solve(&pos);
+    assert_eq!(solution.value, grasshopper_solver::Value::Win);
+    let winning = solver.best_moves(&pos, &solution);
+    let only: Move = "17/19".parse().unwrap();
+    assert_eq!(winning, vec![only]);
+    // When the engine searches 14,400 nodes (10 ms on an idle core)
+    let limits = Limits {
+        nodes: Some(14_400),
+        ..Default::default()
+    };
+    let (best, _) = search(&pos, &limits, SearchOptions::default());
+    // Then it keeps the win (with the 14-checker weights it played 9/15, a draw)
+    assert_eq!(best, Some(only));
 }

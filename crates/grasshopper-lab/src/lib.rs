@@ -2,8 +2,10 @@
 //! tuning of the evaluation weights from self-play ([`tune`]), in-process
 //! self-play matches between engine settings or baselines ([`selfplay`]),
 //! and how often the engine's move gives value away, judged by the
-//! retrograde tables ([`quality`]).
+//! retrograde tables ([`quality`]), with each value-losing move explained
+//! ([`errors`]).
 
+pub mod errors;
 pub mod quality;
 pub mod selfplay;
 pub mod tune;

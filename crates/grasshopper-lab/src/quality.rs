@@ -12,6 +12,7 @@
 //! `splitmix` crate; before it, rand_xoshiro's, the same stream), the stream
 //! the measurement has always used, so a seed keeps its positions.
 
+use crate::errors::{self, kept};
 use grasshopper_engine::{Limits, SearchControl, SearchOptions, Searcher};
 use grasshopper_rules::{IllegalMove, Move, ParseMoveError, ParsePositionError, Position};
 use grasshopper_solver::retro::{is_stored, RetroError, RetroTables};
@@ -36,6 +37,13 @@ pub struct QualitySettings {
     pub record: Option<PathBuf>,
     /// Score the moves of a record file instead of searching.
     pub replay: Option<PathBuf>,
+    /// Search the positions of a record file (its moves ignored) instead of
+    /// those of new engine games: a changed engine measured on the same
+    /// positions.
+    pub positions_from: Option<PathBuf>,
+    /// Explain every value-losing move into this file (needs the tables;
+    /// see [`crate::errors`]).
+    pub errors: Option<PathBuf>,
     /// Checkers per player of the games.
     pub checkers: u8,
     /// Distinct positions to measure (covered by the tables, at least two
@@ -257,6 +265,30 @@ fn parse_line(text: &str) -> Result<(Position, Setting, Choice), LineFault> {
     Ok((p, s, Choice { mv, nodes }))
 }
 
+/// The positions of a record file.
+pub fn record_positions(path: &Path) -> Result<Vec<Position>, RecordError> {
+    Ok(read_record(path)?.positions)
+}
+
+/// Distinct positions that `tables` cover, with at least two legal moves,
+/// from engine games of `a.checkers` checkers (`a.game_nodes` nodes a move
+/// after 2 to `a.random_plies` random plies drawn from `seed`): the
+/// measurement's positions, and the Texel fit's ([`crate::tune`]).
+pub fn covered_positions(
+    tables: &RetroTables,
+    a: &QualitySettings,
+    seed: u64,
+    log: &mut dyn Write,
+) -> Vec<Position> {
+    positions(&|p| tables.covers(p), a, seed, log)
+}
+
+/// Reads a record file.
+fn read_record(path: &Path) -> Result<Record, RecordError> {
+    let f = std::fs::File::open(path).map_err(|e| RecordError::Io(path.to_path_buf(), e))?;
+    Record::read(path, std::io::BufReader::new(f))
+}
+
 fn best_move(s: &mut Searcher, pos: &Position, limits: &Limits) -> Choice {
     let control = SearchControl::new(false);
     let mut nodes = 0;
@@ -264,18 +296,6 @@ fn best_move(s: &mut Searcher, pos: &Position, limits: &Limits) -> Choice {
     Choice {
         mv: r.best.expect("the game goes on"),
         nodes,
-    }
-}
-
-/// The value the move keeps for the mover: +1, 0, -1.
-fn kept(tables: &RetroTables, pos: &Position, m: Move) -> i8 {
-    let child = pos.play(m).expect("legal");
-    if child.is_won() {
-        1
-    } else {
-        -tables
-            .probe(&child)
-            .expect("children of a solved phase are solved")
     }
 }
 
@@ -364,12 +384,19 @@ pub fn run(
     if let Some(t) = &tables {
         writeln!(out, "tables {} units, {} bytes", t.units(), t.bytes())?;
     }
-    let record = match &a.replay {
-        Some(path) => {
-            let f = std::fs::File::open(path).map_err(|e| RecordError::Io(path.clone(), e))?;
-            Record::read(path, std::io::BufReader::new(f))?
+    let record = match (&a.replay, &a.positions_from) {
+        (Some(path), _) => read_record(path)?,
+        (None, Some(path)) => {
+            let positions = read_record(path)?.positions;
+            let _ = writeln!(
+                log,
+                "quality: {} positions from {}",
+                positions.len(),
+                path.display()
+            );
+            choose_all(a, positions, log)
         }
-        None => measure(a, tables.as_ref(), seed, log),
+        (None, None) => measure(a, tables.as_ref(), seed, log),
     };
     if let Some(path) = &a.record {
         let io = |e| RecordError::Io(path.clone(), e);
@@ -387,6 +414,23 @@ pub fn run(
         Some(t) => score(t, &record, out)?,
         None => writeln!(out, "no tables (--retro): nothing scored")?,
     }
+    if let (Some(path), Some(t)) = (&a.errors, &tables) {
+        let explained = explain_errors(t, &record, log);
+        let io = |e| RecordError::Io(path.clone(), e);
+        let mut w = std::io::BufWriter::new(std::fs::File::create(path).map_err(io)?);
+        writeln!(w, "{}", errors::HEADER).map_err(io)?;
+        for e in &explained {
+            writeln!(w, "{e}").map_err(io)?;
+        }
+        w.flush().map_err(io)?;
+        errors::summarize(&explained, out)?;
+        writeln!(
+            out,
+            "explained {} errors in {}",
+            explained.len(),
+            path.display()
+        )?;
+    }
     Ok(())
 }
 
@@ -402,6 +446,11 @@ fn measure(
         None => is_stored(p),
     };
     let positions = positions(&wanted, a, seed, log);
+    choose_all(a, positions, log)
+}
+
+/// The engine's choices in `positions` at every setting of `a`.
+fn choose_all(a: &QualitySettings, positions: Vec<Position>, log: &mut dyn Write) -> Record {
     let settings = a.movetimes.iter().map(|&ms| Setting::Movetime(ms));
     let settings = settings.chain(a.nodes.iter().map(|&n| Setting::Nodes(n)));
     let settings = settings
@@ -414,6 +463,38 @@ fn measure(
         positions,
         settings,
     }
+}
+
+/// The caps of the deeper search that explains an error.
+const EXPLAIN_CAPS: errors::Caps = errors::Caps {
+    depth: 40,
+    nodes: 1_000_000,
+    solve: true,
+};
+
+/// Every value-losing move of `rec` on the positions the tables cover,
+/// explained (see [`crate::errors`]).
+fn explain_errors(
+    tables: &RetroTables,
+    rec: &Record,
+    log: &mut dyn Write,
+) -> Vec<errors::Explained> {
+    let mut out = Vec::new();
+    for (setting, choices) in &rec.settings {
+        let limits = setting.limits();
+        for (p, c) in rec.positions.iter().zip(choices) {
+            if !tables.covers(p) {
+                continue;
+            }
+            let value = tables.probe(p).expect("covered");
+            if value >= 0 && kept(tables, p, c.mv) < value {
+                let s = setting.to_string();
+                out.push(errors::explain(tables, p, &s, &limits, c.mv, EXPLAIN_CAPS));
+            }
+        }
+        let _ = writeln!(log, "quality: explained the errors at {}", setting.label());
+    }
+    out
 }
 
 /// Scores a record on the positions the tables cover.

@@ -9,8 +9,15 @@
 //! result for the side to move (1 win, 0.5 draw, 0 loss). The weights are
 //! then fitted by gradient descent on the mean squared error between the
 //! result and `sigmoid(eval / K)`, starting from the weights in the source.
+//!
+//! Or from the truth ([`run_labelled`]): positions of engine games in small
+//! games (the retro-quality generator, [`crate::quality::covered_positions`]),
+//! each labelled with its exact value from the retrograde tables (1 win,
+//! 0.5 draw, 0 loss for the side to move), the positions of given record
+//! files left out (a measurement's test set). The set regenerates from the
+//! seed and the tables.
 
-use grasshopper_engine::eval::{features, NAMES, N_FEATURES, WEIGHTS};
+use grasshopper_engine::eval::{features, NAMES, N_FEATURES, WEIGHTS, WEIGHTS_FEW};
 use grasshopper_engine::{Limits, SearchControl, SearchOptions, Searcher};
 use grasshopper_rules::{Color, Outcome, Position};
 use rand::{Rng, SeedableRng};
@@ -116,10 +123,93 @@ pub fn run(
         "data: {games} games (white {ww}, black {bw}, draws {dr}), {} samples, {nodes} nodes a move, seed {seed}",
         samples.len()
     )?;
-    let w0: Vec<f64> = WEIGHTS.iter().map(|&w| w as f64).collect();
-    let e0 = error(&samples, &w0);
-    let w = fit(&samples, w0, epochs);
-    let e1 = error(&samples, &w);
+    report_fit(out, weights_out, &samples, &WEIGHTS, epochs)?;
+    Ok(samples.len())
+}
+
+/// One labelled set: the tables of a game, its checkers, how many positions,
+/// and the nodes a move of the engine games that supply them.
+pub struct LabelledSet<'a> {
+    pub tables: &'a grasshopper_solver::retro::RetroTables,
+    pub checkers: u8,
+    pub positions: usize,
+    pub game_nodes: u64,
+}
+
+/// Fits the weights to the exact values of positions of each set (see the
+/// module docs), leaving out `exclude`'s positions; writes the report to
+/// `out` and the weights to `weights_out`. Returns the number of samples.
+pub fn run_labelled(
+    out: &mut impl Write,
+    weights_out: &mut impl Write,
+    sets: &[LabelledSet<'_>],
+    exclude: &[Position],
+    seed: u64,
+    epochs: u32,
+) -> io::Result<usize> {
+    let exclude: std::collections::HashSet<u128> =
+        exclude.iter().map(|p| p.canonical_key()).collect();
+    let mut samples = Vec::new();
+    for set in sets {
+        let a = crate::quality::QualitySettings {
+            retro: None,
+            record: None,
+            replay: None,
+            positions_from: None,
+            errors: None,
+            checkers: set.checkers,
+            positions: set.positions,
+            movetimes: Vec::new(),
+            nodes: Vec::new(),
+            game_nodes: set.game_nodes,
+            random_plies: 9,
+            max_games: None,
+            workers: 1,
+        };
+        let ps = crate::quality::covered_positions(set.tables, &a, seed, &mut io::stderr());
+        let (mut n, mut left_out, mut counts) = (0, 0, [0usize; 3]);
+        for p in ps {
+            if exclude.contains(&p.canonical_key()) {
+                left_out += 1;
+                continue;
+            }
+            let v = set.tables.probe(&p).expect("covered");
+            counts[(1 - v) as usize] += 1;
+            let fi = features(&p);
+            let mut f = [0.0; N_FEATURES];
+            for (d, s) in f.iter_mut().zip(fi) {
+                *d = s as f64;
+            }
+            samples.push(Sample {
+                f,
+                y: (v as f64 + 1.0) / 2.0,
+            });
+            n += 1;
+        }
+        writeln!(
+            out,
+            "data: {} checkers, {n} positions (wins {}, draws {}, losses {}), {left_out} left out, games at {} nodes a move, seed {seed}",
+            set.checkers, counts[0], counts[1], counts[2], set.game_nodes
+        )?;
+    }
+    // The weights these positions are evaluated with (few checkers left).
+    report_fit(out, weights_out, &samples, &WEIGHTS_FEW, epochs)?;
+    Ok(samples.len())
+}
+
+/// Fits from the weights `from` and reports the error before and after and
+/// the weights.
+fn report_fit(
+    out: &mut impl Write,
+    weights_out: &mut impl Write,
+    samples: &[Sample],
+    from: &[i32; N_FEATURES],
+    epochs: u32,
+) -> io::Result<()> {
+    let w0: Vec<f64> = from.iter().map(|&w| w as f64).collect();
+    let e0 = error(samples, &w0);
+    let w = fit(samples, w0, epochs);
+    let e1 = error(samples, &w);
     writeln!(
         out,
         "mean squared error: {e0:.5} before, {e1:.5} after {epochs} epochs"
@@ -132,8 +222,7 @@ pub fn run(
         weights_out,
         "pub const WEIGHTS: [i32; N_FEATURES] = [{}];",
         rounded.join(", ")
-    )?;
-    Ok(samples.len())
+    )
 }
 
 fn sigmoid(x: f64) -> f64 {
