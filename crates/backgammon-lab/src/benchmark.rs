@@ -194,6 +194,8 @@ pub enum BenchmarkError {
     GnubgOutput(String),
     #[error(transparent)]
     Rollout(#[from] RolloutError),
+    #[error(transparent)]
+    Nets(#[from] crate::players::NetsError),
     #[error("output error: {0}")]
     Output(#[from] std::io::Error),
 }
@@ -673,6 +675,10 @@ pub struct ScoreSettings {
     pub gnubg: Option<PathBuf>,
     /// Threads of on-the-fly rollouts.
     pub threads: usize,
+    /// Our players' nets (a nets directory; default the shipped ones). The
+    /// rollouts of chosen moves outside the candidates keep the shipped
+    /// nets: the judge stays the benchmark's.
+    pub nets: Option<PathBuf>,
 }
 
 /// The rollout settings of a benchmark at `path` (a directory's plan, or
@@ -704,7 +710,11 @@ pub fn score(a: &ScoreSettings, out: &mut impl Write) -> Result<(), BenchmarkErr
         }
         None => vec![],
     };
-    let mut searcher = Searcher::new(shipped());
+    let nets = match &a.nets {
+        Some(dir) => crate::players::load_nets(dir)?,
+        None => shipped().clone(),
+    };
+    let mut searcher = Searcher::new(&nets);
     let mut moves = Box::<MoveList>::default();
     let mut scored: Vec<(Class, Vec<Scored>)> = Vec::new();
     for (n, e) in entries.iter().enumerate() {
@@ -999,6 +1009,7 @@ mod tests {
             plies: vec![1],
             gnubg: None,
             threads: 1,
+            nets: None,
         };
         let mut out = Vec::new();
         score(&a, &mut out).unwrap();
