@@ -5,7 +5,9 @@
 
 mod api;
 mod backgammon;
+mod backgammon_draft;
 mod backgammon_help;
+mod backgammon_mat;
 mod browser;
 mod defects;
 mod features;

@@ -751,3 +751,43 @@ fn an_engine_that_fails_to_start_forfeits_the_match_game_at_its_value() {
         assert_eq!(g.result, want, "{g}");
     }
 }
+
+/// An engine that speaks only the UBGI draft (testkit's ubgi-random: a
+/// Position ID, `dice`, `go chequer`; no Match ID) plays a cubeless
+/// 3-point match against our pubeval: the runner finds out at the start
+/// that it reads the Position ID alone and sends it that, so every game is
+/// played to the end by the rules and no game is forfeited.
+#[test]
+fn an_engine_that_reads_only_the_drafts_position_id_plays_a_match_to_the_end() {
+    let _turn = one_at_a_time();
+    let dir = scratch("draft");
+    let mut args = pubeval("pubeval");
+    args.extend(engine(&[
+        &format!("cmd={}", testkit::ubgi_random().display()),
+        "name=ubgi-random",
+    ]));
+    args.extend(
+        [
+            "--pairs", "1", "--seed", "5", "--length", "3", "--cube", "off",
+        ]
+        .map(String::from),
+    );
+    let (games, _, report) = play(&dir, &args);
+    assert_eq!(games.len(), 2, "{report}");
+    for g in &games {
+        assert_eq!(g.termination, Termination::Normal, "{g}");
+        assert!(g.moves.len() > 10, "{g}");
+        let score = [
+            g.result.score_of(Side::White),
+            g.result.score_of(Side::Black),
+        ];
+        assert!(score.iter().any(|&p| p >= 3.0), "a match to 3 points: {g}");
+        eprintln!(
+            "{} (White) v {} (Black): {} turns, {}",
+            g.white,
+            g.black,
+            g.moves.len(),
+            g.result
+        );
+    }
+}

@@ -8,8 +8,8 @@
 
 use crate::engine::{self, Ended, Permits, Process};
 use crate::session::{plural, ApiError, Seat};
-use backgammon_rules::{Board, Decision, Dice, Point, Side as BoardSide, WinKind};
-use match_backgammon::{mat, side_of, Backgammon, Due, Setup, Table, Turn};
+use backgammon_rules::{Board, Decision, Dice, GnubgId, Point, Side as BoardSide, WinKind};
+use match_backgammon::{board_lines, mat, side_of, Backgammon, Due, Setup, Table, Turn};
 use match_runner::records::today;
 use match_runner::{EngineSpec, Proto, Side};
 use match_runner::{GameRecord, Termination};
@@ -461,14 +461,17 @@ impl BgSession {
         Ok(())
     }
 
-    /// The engine's next decision: the lines to send, the `go` and its
-    /// reply word. `hint`: the decision is a person's, the answer advice.
+    /// The engine's next decision: the job (its position lines are
+    /// written once the process, and the form of position it reads, is
+    /// known), the game's ID for them, and for a hint the plain `go` to
+    /// fall back on when the engine refuses to rank candidates.
+    /// `hint`: the decision is a person's, the answer advice.
     fn engine_job(
         &mut self,
         ctx_timeout: Duration,
         budget: Duration,
         hint: bool,
-    ) -> Result<engine::Job, ApiError> {
+    ) -> Result<(engine::Job, GnubgId, Option<String>), ApiError> {
         if self.thinking {
             return Err(ApiError::new(409, "the engine is already deciding"));
         }
@@ -481,26 +484,21 @@ impl BgSession {
             (Seat::Engine, true) => return Err(ApiError::new(409, "a hint is for a person")),
             _ => {}
         }
-        let mut setup = vec![format!("position gnubgid {}", self.table.game().gnubg_id())];
         let (go, reply) = match phase {
             Phase::Cube(_) => ("go cube", "bestcube"),
             Phase::Take(_) => ("go take", "besttake"),
-            Phase::Move(_, dice) => {
-                let (a, b) = dice.values();
-                setup.push(format!("dice {a} {b}"));
-                ("go chequer", "bestmove")
-            }
+            Phase::Move(..) => ("go chequer", "bestmove"),
             _ => unreachable!("a side is due"),
         };
         // Advice lists the engine's ranked candidates (our UBGI extension).
-        let go = match (hint, phase) {
-            (true, Phase::Move(..)) => format!("{go} candidates {HINT_MOVES}"),
-            (true, _) => format!("{go} candidates 1"),
-            (false, _) => go.to_string(),
+        let (go, plain) = match (hint, phase) {
+            (true, Phase::Move(..)) => (format!("{go} candidates {HINT_MOVES}"), Some(go)),
+            (true, _) => (format!("{go} candidates 1"), Some(go)),
+            (false, _) => (go.to_string(), None),
         };
         self.stop = Arc::new(AtomicBool::new(false));
-        Ok(engine::Job {
-            setup,
+        let job = engine::Job {
+            setup: Vec::new(),
             go,
             reply,
             errors_end: true,
@@ -509,7 +507,8 @@ impl BgSession {
             budget,
             timeout: ctx_timeout,
             stop: Arc::clone(&self.stop),
-        })
+        };
+        Ok((job, self.table.game().gnubg_id(), plain.map(String::from)))
     }
 
     /// The engine's answer as advice for the person, checked by the rules,
@@ -911,6 +910,70 @@ fn board_json(board: &Board, on_roll: Side) -> Value {
     })
 }
 
+/// A `.mat` file for the page to step through (`POST /api/mat {"text":
+/// ...}`): read and replayed by the rules (match-backgammon's reader), each
+/// game's actions with the position before each, drawn as a game's state
+/// draws it, and the position after the last.
+pub fn mat_replay(body: &Value) -> Result<Value, ApiError> {
+    let text = body
+        .get("text")
+        .and_then(Value::as_str)
+        .ok_or_else(|| ApiError::new(400, "expected {\"text\": \"<the .mat file>\"}"))?;
+    let file = mat::parse(text).map_err(|e| ApiError::new(422, format!("the .mat file: {e}")))?;
+    let name = |side: Side| format!("{} ({})", capital(word(side)), file.names[side.index()]);
+    let games: Vec<Value> = file
+        .games
+        .iter()
+        .map(|g| {
+            let mut steps: Vec<Value> = g
+                .steps
+                .iter()
+                .map(|s| position_view(&s.before, format!("{} {}", name(s.side), s.action)))
+                .collect();
+            let end = match g.winner {
+                Some((side, n)) => format!("{} wins {}", name(side), plural(n as usize, "point")),
+                None => "The game was not finished".to_string(),
+            };
+            steps.push(position_view(&g.end, end));
+            json!({ "score": { "white": g.score[0], "black": g.score[1] }, "steps": steps })
+        })
+        .collect();
+    Ok(json!({
+        "length": file.length,
+        "names": { "white": file.names[0], "black": file.names[1] },
+        "games": games,
+    }))
+}
+
+/// A position of a replayed match as the page draws it, and whether a
+/// game can be set up from it (it is being played).
+fn position_view(id: &GnubgId, text: String) -> Value {
+    let st = id.state;
+    let on_roll = side_of(st.on_roll);
+    let owner = match st.cube_owner {
+        backgammon_rules::CubeOwner::Centred => Value::Null,
+        backgammon_rules::CubeOwner::Owned(p) => json!(word(side_of(p))),
+    };
+    json!({
+        "text": text,
+        "position": id.to_string(),
+        "playable": st.game_state == backgammon_rules::GameState::Playing,
+        "length": st.match_length,
+        "score": { "white": st.score[0], "black": st.score[1] },
+        "crawford": st.crawford,
+        "cube": { "value": st.cube_value(), "owner": owner, "offered": st.doubled },
+        "on_roll": word(on_roll),
+        "dice": st.dice.map(|d| { let (a, b) = d.values(); [a, b] }),
+        "board": board_json(&id.board, on_roll),
+    })
+}
+
+fn capital(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map_or(String::new(), |f| f.to_uppercase().chain(c).collect())
+}
+
 /// Every order in which the checkers of a legal move can be moved one die
 /// at a time (in the mover's numbering: 25 the bar, 0 off), each with the
 /// move's text: the page offers a checker's targets from these and sends
@@ -1076,12 +1139,9 @@ impl BgShared {
         let mut failed = None;
         for m in &moves {
             let Ok(p) = process else { break };
-            let (a, b) = m.dice.values();
             let job = engine::Job {
-                setup: vec![
-                    format!("position gnubgid {}", m.before),
-                    format!("dice {a} {b}"),
-                ],
+                // The board alone: the review ranks by money equity.
+                setup: board_lines(&m.before, Some(m.dice)),
                 go: format!("go chequer candidates {REVIEW_CANDIDATES}"),
                 reply: "bestmove",
                 errors_end: true,
@@ -1100,6 +1160,12 @@ impl BgShared {
                     Err(why) => failed = Some(why),
                 },
                 Ended::Stopped => failed = Some("the review was stopped".into()),
+                Ended::Refused(why) => {
+                    failed = Some(format!(
+                        "this engine cannot rank moves ({why}): the review needs an engine \
+                         that lists its candidates (go chequer candidates K), such as grasshopper"
+                    ))
+                }
                 Ended::Failed(why) => failed = Some(why),
             }
             if failed.is_some() {
@@ -1147,22 +1213,32 @@ impl BgShared {
         budget: Duration,
         hint: bool,
     ) -> Result<(), ApiError> {
-        let (job, process, spec) = {
+        let (mut job, id, plain, process, spec) = {
             let mut s = self.lock();
             s.touch();
-            let job = s.engine_job(timeout, budget, hint)?;
+            let (job, id, plain) = s.engine_job(timeout, budget, hint)?;
             s.thinking = true;
             s.error = None;
-            (job, s.process.take(), engines[s.engine].clone())
+            (job, id, plain, s.process.take(), engines[s.engine].clone())
         };
         let process = match process {
             Some(p) => Ok(p),
             None => Process::start(&spec, permits, timeout).map_err(|e| e.to_string()),
         };
-        let (ended, back) = match process {
-            Ok(p) => engine::search(p, &job, &mut |_| {}),
+        let (mut ended, mut back) = match process {
+            Ok(p) => {
+                job.setup = p.position_form().lines(&id);
+                engine::search(p, &job, &mut |_| {})
+            }
             Err(why) => (Ended::Failed(why), None),
         };
+        // An engine that does not rank candidates is asked for its choice.
+        if let (Ended::Refused(_), Some(plain)) = (&ended, plain) {
+            if let Some(p) = back.take() {
+                job.go = plain;
+                (ended, back) = engine::search(p, &job, &mut |_| {});
+            }
+        }
         let mut s = self.lock();
         s.thinking = false;
         if s.closed {
@@ -1174,7 +1250,7 @@ impl BgShared {
         s.process = back;
         match ended {
             Ended::Stopped => {}
-            Ended::Failed(why) => s.error = Some(why),
+            Ended::Failed(why) | Ended::Refused(why) => s.error = Some(why),
             Ended::Move { text, ranked, .. } if hint => {
                 if let Err(why) = s.hint_answer(job.reply, &text, &ranked) {
                     s.error = Some(why);

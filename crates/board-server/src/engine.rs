@@ -11,7 +11,8 @@
 
 use engine_client::conversation::{self, Question, Unanswered};
 use engine_client::{Engine, EngineFailure};
-use match_runner::{EngineSpec, Side};
+use match_backgammon::PositionForm;
+use match_runner::{EngineSpec, Proto, Side};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -73,6 +74,8 @@ pub struct Process {
     engine: Engine,
     /// `uginewgame` has been sent for this game.
     new_game_sent: bool,
+    /// How a UBGI engine reads a position (asked once it has started).
+    position_form: Option<PositionForm>,
     // Dropped after `engine` (fields drop in order): the count goes down only
     // once the process has been killed.
     _permit: Permit,
@@ -102,21 +105,32 @@ impl Process {
         let permit = permits.take().ok_or(StartError::TooMany {
             running: permits.max(),
         })?;
-        let (engine, _) = Engine::start(
+        let failed = |failure| StartError::Engine {
+            name: spec.name.clone(),
+            failure,
+        };
+        let (mut engine, _) = Engine::start(
             &spec.program(),
             spec.proto.handshake(),
             &spec.options,
             timeout,
         )
-        .map_err(|failure| StartError::Engine {
-            name: spec.name.clone(),
-            failure,
-        })?;
+        .map_err(failed)?;
+        let position_form = match spec.proto {
+            Proto::Ubgi => Some(PositionForm::probe(&mut engine, timeout).map_err(failed)?),
+            _ => None,
+        };
         Ok(Process {
             engine,
             new_game_sent: false,
+            position_form,
             _permit: permit,
         })
+    }
+
+    /// How the (UBGI) engine reads a position.
+    pub fn position_form(&self) -> PositionForm {
+        self.position_form.unwrap_or(PositionForm::WithMatchId)
     }
 
     /// Asks the process to quit, on a thread of its own (it is killed after a short grace).
@@ -224,6 +238,9 @@ pub enum Ended {
     },
     /// Stopped from outside before the engine answered (answer discarded).
     Stopped,
+    /// An `error` line answered the `go` (with [`Job::errors_end`]): the
+    /// engine does not offer what was asked; the process is kept.
+    Refused(String),
     /// The engine crashed or hung (the text says how); the process is gone.
     Failed(String),
 }
@@ -310,6 +327,10 @@ pub fn search(
         Err(Unanswered::SilentAfterStop) => (
             Ended::Failed(format!("engine {name} gave no bestmove after stop")),
             None,
+        ),
+        Err(refused @ Unanswered::Refused { .. }) => (
+            Ended::Refused(format!("engine {name} {refused}")),
+            Some(process),
         ),
         Err(other) => (Ended::Failed(format!("engine {name} {other}")), None),
     }

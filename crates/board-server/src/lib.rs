@@ -809,6 +809,7 @@ impl App {
                 panic!("GET /api/panic (the server was started with the panic route)")
             }
             ("POST", ["games"]) => Ok(Response::json(201, &self.create(&body()?, owner)?)),
+            ("POST", ["mat"]) => ok(backgammon::mat_replay(&body()?)?),
             ("GET", ["games", id]) => {
                 let state = self.game(id, owner)?.state();
                 self.persist_id(id);

@@ -665,7 +665,7 @@ impl<G: BoardGame> Session<G> {
         let purpose = self.running.take().map_or(Purpose::Play, |r| r.purpose);
         match ended {
             Ended::Stopped => {}
-            Ended::Failed(why) => {
+            Ended::Failed(why) | Ended::Refused(why) => {
                 self.restarts += u32::from(restarted);
                 self.error = Some(if restarted {
                     format!("{why}; it was restarted")

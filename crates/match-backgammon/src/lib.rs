@@ -4,17 +4,20 @@
 //! "opening": the rules and the seed, [`Setup`]); the pair's second game
 //! uses the same stream with the seats swapped, so each engine gets the
 //! other's dice. The referee speaks UBGI: `position gnubgid
-//! <PositionID>:<MatchID>`, `dice`, `go cube` (before a roll, when the
+//! <PositionID>:<MatchID>` (or the Position ID alone to an engine that
+//! reads only the draft's form, [`PositionForm`]), `dice`, `go cube` (before a roll, when the
 //! player on roll may double), `go take` (to the doubled player), `go
 //! chequer`; it checks every answer with the rules core. Records hold one
 //! word per turn ([`Turn`]); each game can also be written as a `.mat` file
 //! GNU Backgammon imports ([`mat`]).
 
 pub mod mat;
+mod position;
 mod referee;
 mod table;
 mod token;
 
+pub use position::{board_lines, PositionForm};
 pub use table::{player_of, side_of, ApplyError, Due, Event, PositionError, Table};
 pub use token::{CubeAction, Roll, Turn};
 

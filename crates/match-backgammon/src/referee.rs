@@ -4,7 +4,7 @@
 
 use crate::table::{Due, Table};
 use crate::token::Turn;
-use crate::Setup;
+use crate::{PositionForm, Setup};
 use engine_client::conversation::Question;
 use engine_client::Engine;
 use match_runner::clock::Clocks;
@@ -18,6 +18,8 @@ pub struct Referee<'a> {
     engines: [&'a mut Engine; 2],
     settings: &'a GameSettings,
     table: Table,
+    /// How each engine reads a position (asked at the runner game's start).
+    forms: [PositionForm; 2],
     clocks: Clocks,
     max_turns: u32,
     /// One note per complete turn, and the parts of the turn in progress.
@@ -36,6 +38,7 @@ impl<'a> Referee<'a> {
             engines,
             settings,
             table: Table::new(setup),
+            forms: [PositionForm::WithMatchId; 2],
             clocks: Clocks::new(settings.tc),
             max_turns,
             notes: Vec::new(),
@@ -79,12 +82,19 @@ impl<'a> Referee<'a> {
         }
     }
 
-    /// Both engines start a new game and are ready.
+    /// Both engines are asked how they read a position, start a new game
+    /// and are ready.
     fn new_game(&mut self) -> Result<(), Played<Turn>> {
         for side in Side::ALL {
             let e = &mut self.engines[side.index()];
             let word = self.settings.protos[side.index()].new_game();
-            if let Err(f) = e.send(word).and_then(|_| e.sync(self.settings.timeout)) {
+            let timeout = self.settings.timeout;
+            let form = PositionForm::probe(e, timeout);
+            let started = form.and_then(|form| {
+                self.forms[side.index()] = form;
+                e.send(word).and_then(|_| e.sync(timeout))
+            });
+            if let Err(f) = started {
                 return Err(Played {
                     result: self.table.forfeit_result(side),
                     ..Played::failure(side, &f, Vec::new())
@@ -102,18 +112,12 @@ impl<'a> Referee<'a> {
         }
     }
 
-    /// Asks `side`: the position (and `extra` setup lines), then `go`;
-    /// waits for a reply starting with `reply`, and charges the clock.
-    fn ask(
-        &mut self,
-        side: Side,
-        extra: Option<String>,
-        go: &str,
-        reply: &str,
-    ) -> Result<Answer, Played<Turn>> {
+    /// Asks `side`: the position (with the dice once rolled) in the form
+    /// the engine reads, then `go`; waits for a reply starting with
+    /// `reply`, and charges the clock.
+    fn ask(&mut self, side: Side, go: &str, reply: &str) -> Result<Answer, Played<Turn>> {
         let s = self.settings;
-        let mut setup = vec![format!("position gnubgid {}", self.table.game().gnubg_id())];
-        setup.extend(extra);
+        let setup = self.forms[side.index()].lines(&self.table.game().gnubg_id());
         let budget = self.clocks.budget(side, s.margin, s.move_timeout);
         let request = Question {
             // UBGI engines send no answer after an error line.
@@ -144,7 +148,7 @@ impl<'a> Referee<'a> {
 
     /// `go cube`: double, or roll.
     fn cube(&mut self, side: Side) -> Result<(), Played<Turn>> {
-        let answer = self.ask(side, None, "go cube", "bestcube")?;
+        let answer = self.ask(side, "go cube", "bestcube")?;
         match word(&answer.line, 1) {
             "double" => {
                 self.parts.push(format!("double {}", answer.note()));
@@ -169,7 +173,7 @@ impl<'a> Referee<'a> {
 
     /// `go take`: take or drop.
     fn take(&mut self, side: Side) -> Result<(), Played<Turn>> {
-        let answer = self.ask(side, None, "go take", "besttake")?;
+        let answer = self.ask(side, "go take", "besttake")?;
         let done = match word(&answer.line, 1) {
             "take" => self.table.take(),
             "drop" => self.table.drop(),
@@ -193,13 +197,7 @@ impl<'a> Referee<'a> {
         let Some(dice) = self.table.game().state().dice else {
             unreachable!("a move is due only with dice rolled");
         };
-        let (a, b) = dice.values();
-        let answer = self.ask(
-            side,
-            Some(format!("dice {a} {b}")),
-            "go chequer",
-            "bestmove",
-        )?;
+        let answer = self.ask(side, "go chequer", "bestmove")?;
         let text = answer
             .line
             .split_once(char::is_whitespace)

@@ -66,7 +66,8 @@ pub enum Event {
         side: Side,
     },
     /// The game ended: `points` scored (after the Jacoby rule), and the
-    /// board's own count (cube times 1, 2 or 3) for a game borne off.
+    /// board's own count (cube times 1, 2 or 3) for a game borne off (or,
+    /// in a .mat file read, resigned).
     GameEnd {
         winner: Side,
         points: u32,

@@ -358,7 +358,9 @@ function drive() {
   const id = s.id;
   setTimeout(async () => {
     try {
-      if (ui.state.id !== id) return;
+      // Another game (or a replay) is shown now: drive that one instead
+      // (this one is driven again when it is shown again).
+      if (!ui.state || ui.state.id !== id) { ui.going = false; drive(); return; }
       say(s.due.kind === "game_over" ? "" : "The engine is thinking\u2026", "hint");
       ui.going = false;
       if (s.due.kind === "game_over") await act("next");
@@ -369,6 +371,102 @@ function drive() {
     }
   }, 250);
 }
+
+// ---- replaying an imported .mat file ------------------------------------------
+
+// The server reads the file (GNU Backgammon's or JellyFish's .mat) and
+// replays it by the rules; the page steps through the positions it sends.
+async function importMat() {
+  const file = $("mat-file").files[0];
+  const text = file ? await file.text() : $("mat-text").value;
+  if (!text.trim()) { say("Choose a .mat file or paste one.", "error"); return; }
+  try {
+    const mat = await api("POST", "/api/mat", { text });
+    const back = ui.replay ? ui.replay.back : ui.state;
+    ui.replay = { mat, game: 0, step: 0, back };
+    const select = $("replay-game");
+    select.replaceChildren();
+    mat.games.forEach((g, k) => {
+      const o = document.createElement("option");
+      o.value = String(k);
+      o.textContent = "Game " + (k + 1) + " (" + g.score.white + "-" + g.score.black + ")";
+      select.appendChild(o);
+    });
+    $("mat-file").value = "";
+    say("");
+    showReplay();
+  } catch (e) { say(e.message, "error"); }
+}
+
+function replayStep(to) {
+  const r = ui.replay;
+  const n = r.mat.games[r.game].steps.length;
+  r.step = Math.max(0, Math.min(n - 1, to));
+  showReplay();
+}
+
+function showReplay() {
+  const r = ui.replay;
+  const g = r.mat.games[r.game];
+  const v = g.steps[r.step];
+  ui.state = Object.assign({}, v, {
+    due: { kind: "replay" },
+    seats: { white: "human", black: "human" },
+    cube_in_play: true,
+    legal: null,
+  });
+  ui.chosen = [];
+  ui.selected = null;
+  draw();
+  $("replay").hidden = false;
+  $("replay-game").value = String(r.game);
+  $("replay-at").textContent = "Move " + (r.step + 1) + " of " + g.steps.length + ": " + v.text;
+  $("replay-play").disabled = !v.playable;
+  $("turn").className = "turn-over";
+  $("turn").textContent = "Replay: game " + (r.game + 1) + " of " + r.mat.games.length;
+  $("score").textContent = (v.length ? v.length + "-point match: " : "Money: ") + r.mat.names.white +
+    " (White) " + v.score.white + ", " + r.mat.names.black + " (Black) " + v.score.black +
+    (v.crawford ? " (Crawford game)" : "") + " \u00b7 pips: White " + v.board.pips.white + ", Black " + v.board.pips.black;
+  for (const id of ["bg-roll", "bg-double", "bg-take", "bg-drop", "bg-confirm", "bg-undo", "bg-next", "bg-hint", "bg-review", "bg-download", "banner"]) $(id).hidden = true;
+  const log = $("log");
+  log.replaceChildren();
+  g.steps.forEach((s, k) => {
+    const li = document.createElement("li");
+    li.textContent = s.text;
+    if (k === r.step) li.className = "current";
+    li.addEventListener("click", () => replayStep(k));
+    log.appendChild(li);
+  });
+  // The list scrolls to the current move; the page stays where it is.
+  const current = log.querySelector(".current");
+  if (current) log.scrollTop = Math.max(0, current.offsetTop - log.offsetTop - log.clientHeight / 2);
+  $("position").value = v.position;
+  say("");
+}
+
+// Leaves the replay: back to the game that was in play, as it is now.
+async function closeReplay() {
+  const back = ui.replay && ui.replay.back;
+  ui.replay = null;
+  $("replay").hidden = true;
+  ui.state = null;
+  try {
+    if (back) { show(await api("POST", "/api/games/" + back.id + "/open", {})); return; }
+  } catch (e) { /* a new game instead */ }
+  newGame();
+}
+
+// A game from the replay's position, with the chosen seats and engine.
+function playFromHere() {
+  const v = ui.replay.mat.games[ui.replay.game].steps[ui.replay.step];
+  const back = ui.replay.back;
+  ui.replay = null;
+  $("replay").hidden = true;
+  ui.state = back;
+  newGame(v.position);
+}
+
+function refresh() { if (ui.replay) showReplay(); else if (ui.state) render(); }
 
 // ---- clicks ----------------------------------------------------------------
 
@@ -456,7 +554,19 @@ async function init() {
   if (params.get("length")) $("length").value = params.get("length");
   $("new-game").addEventListener("click", () => newGame());
   $("setup").addEventListener("click", () => newGame($("setup-text").value));
-  $("flip").addEventListener("click", () => { ui.flipped = !ui.flipped; if (ui.state) render(); });
+  $("flip").addEventListener("click", () => { ui.flipped = !ui.flipped; refresh(); });
+  $("mat-import").addEventListener("click", importMat);
+  $("replay-first").addEventListener("click", () => replayStep(0));
+  $("replay-prev").addEventListener("click", () => replayStep(ui.replay.step - 1));
+  $("replay-next").addEventListener("click", () => replayStep(ui.replay.step + 1));
+  $("replay-last").addEventListener("click", () => replayStep(Infinity));
+  $("replay-game").addEventListener("change", () => {
+    ui.replay.game = Number($("replay-game").value);
+    ui.replay.step = 0;
+    showReplay();
+  });
+  $("replay-play").addEventListener("click", playFromHere);
+  $("replay-close").addEventListener("click", closeReplay);
   const simple = (id, action) => $(id).addEventListener("click", async () => {
     try { say(""); await act(action); } catch (e) { say(e.message, "error"); }
   });
