@@ -15,10 +15,10 @@
 //! ([`score`] does it on the fly) — gets the dice the others had.
 
 use crate::gnubg::{self, GnubgError, Job, CLASSIFY, JUDGE};
+use crate::players::gen0;
 use crate::selfplay;
 use backgammon_engine::cube::CubeState;
 use backgammon_engine::eval::{classify, equity, won};
-use backgammon_engine::player::shipped;
 use backgammon_engine::rollout::{rollout, RolloutError, Settings, Target};
 use backgammon_engine::search::Searcher;
 use backgammon_rules::{Board, Dice, MoveList, RollDice, Side, SplitMix};
@@ -287,7 +287,7 @@ pub fn read_plan(dir: &Path) -> Result<(BuildSettings, Vec<Entry>), BenchmarkErr
 }
 
 /// Positions with a roll that leaves a choice, from seeded self-play of
-/// the shipped nets at 1-ply: every 3rd position of each game, with a
+/// the generation-0 nets at 1-ply (the nets the benchmark was built with): every 3rd position of each game, with a
 /// fresh roll, distinct (position and roll), not a bear-off.
 fn sample(n: usize, seed: u64) -> Vec<(Board, Dice)> {
     let mut rng = SplitMix::new(seed ^ 0xbe9c);
@@ -297,7 +297,7 @@ fn sample(n: usize, seed: u64) -> Vec<(Board, Dice)> {
     let mut game = 0u64;
     while out.len() < n {
         // One game at a time: its positions depend on the seed and its number.
-        for board in selfplay::positions(shipped(), 1, seed.wrapping_add(game))
+        for board in selfplay::positions(gen0(), 1, seed.wrapping_add(game))
             .into_iter()
             .step_by(3)
         {
@@ -419,7 +419,7 @@ fn candidate_indices(
     let ours: Vec<f64> = moves
         .boards()
         .iter()
-        .map(|a| equity(&shipped().after_move(a)) as f64)
+        .map(|a| equity(&gen0().after_move(a)) as f64)
         .collect();
     let two = searcher.choose(board, dice, 2, None, &mut moves).index;
     let mut out = Vec::new();
@@ -454,7 +454,7 @@ fn make_plan(
         plain.len()
     )?;
     let gnubg0 = gnubg_values(gnubg_bin, &plain)?;
-    let mut searcher = Searcher::new(shipped());
+    let mut searcher = Searcher::new(gen0());
     let mut out = Vec::new();
     for (((board, dice), class), g) in rolls.into_iter().zip(&gnubg0) {
         let list = board.legal_moves(dice);
@@ -496,7 +496,7 @@ pub fn roll_move(
         dice: None,
         cube: CubeState::money(true),
     };
-    let r = rollout(shipped(), &target, &settings, None, |_| true)?;
+    let r = rollout(gen0(), &target, &settings, None, |_| true)?;
     let o = &r.outcomes[0];
     Ok((-o.cubeless, o.cubeless_error))
 }
@@ -676,7 +676,7 @@ pub struct ScoreSettings {
     /// Threads of on-the-fly rollouts.
     pub threads: usize,
     /// Our players' nets (a nets directory; default the shipped ones). The
-    /// rollouts of chosen moves outside the candidates keep the shipped
+    /// rollouts of chosen moves outside the candidates keep the generation-0
     /// nets: the judge stays the benchmark's.
     pub nets: Option<PathBuf>,
 }
@@ -712,7 +712,7 @@ pub fn score(a: &ScoreSettings, out: &mut impl Write) -> Result<(), BenchmarkErr
     };
     let nets = match &a.nets {
         Some(dir) => crate::players::load_nets(dir)?,
-        None => shipped().clone(),
+        None => backgammon_engine::player::shipped().clone(),
     };
     let mut searcher = Searcher::new(&nets);
     let mut moves = Box::<MoveList>::default();

@@ -50,6 +50,19 @@ pub fn load_nets(dir: &Path) -> Result<Evaluator, NetsError> {
     })
 }
 
+/// The nets of generation 0 (the TD-trained nets shipped until 2026-12-02,
+/// kept in `data/nets/gen0`): the benchmark's judge and the player of the
+/// committed rollout data, so that both repeat bit for bit whatever nets
+/// the engine ships.
+pub fn gen0() -> &'static Evaluator {
+    static NETS: std::sync::OnceLock<Evaluator> = std::sync::OnceLock::new();
+    NETS.get_or_init(|| {
+        let contact = include_bytes!("../data/nets/gen0/contact.net");
+        let race = include_bytes!("../data/nets/gen0/race.net");
+        Evaluator::from_bytes(contact, None, race).expect("the gen0 nets read")
+    })
+}
+
 /// Writes the nets as a run directory [`load_nets`] reads (each file
 /// atomically), creating the directory.
 pub fn save_nets(dir: &Path, e: &Evaluator) -> std::io::Result<()> {
