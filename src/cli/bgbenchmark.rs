@@ -27,6 +27,10 @@ pub struct BenchmarkArgs {
     /// Threads of the rollouts of chosen moves outside the candidates.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
+    /// Score our plies with these nets (a directory with contact.net,
+    /// race.net and maybe crashed.net) instead of the shipped ones.
+    #[arg(long)]
+    pub nets: Option<PathBuf>,
 }
 
 /// `backgammon benchmark-build`.
@@ -78,6 +82,7 @@ pub fn score(a: BenchmarkArgs, out: &mut impl Write) -> Result<(), BackgammonErr
         plies: a.plies,
         gnubg: a.gnubg.then_some(a.gnubg_bin),
         threads: a.threads.max(1),
+        nets: a.nets,
     };
     Ok(benchmark::score(&s, out)?)
 }

@@ -4,6 +4,7 @@
 
 use super::bgerror::BackgammonError;
 use backgammon_engine::eval::Evaluator;
+use backgammon_engine::net::{NetError, LANES, MAX_HIDDEN};
 use backgammon_lab::players::load_nets;
 use backgammon_lab::rollout_data::{self, DataSettings, Shard};
 use std::io::Write;
@@ -38,8 +39,8 @@ pub enum DataCommand {
         #[arg(long, default_value = "/usr/games/gnubg")]
         gnubg: PathBuf,
     },
-    /// Fit nets (the shipped ones, or --from's) to a data file's rolled-out
-    /// chances and save them in --out (contact.net, race.net).
+    /// Fit nets (the shipped ones, or --from's) to data files' rolled-out
+    /// chances and save them in --out (contact.net, crashed.net, race.net).
     Fit(FitArgs),
 }
 
@@ -67,6 +68,14 @@ pub struct GenerateArgs {
     /// Seed of the positions and of the dice.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Only positions of this class (contact, crashed or race): a run of
+    /// its own.
+    #[arg(long)]
+    pub class: Option<String>,
+    /// Sample and roll out with these nets (a directory with contact.net,
+    /// race.net and crashed.net) instead of the shipped ones.
+    #[arg(long)]
+    pub nets: Option<PathBuf>,
     /// Threads per rollout (the results do not depend on them).
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
@@ -78,11 +87,11 @@ pub struct GenerateArgs {
 /// `backgammon rollout-data fit`.
 #[derive(clap::Args, Debug)]
 pub struct FitArgs {
-    /// A data file (merged or one shard's).
-    #[arg(long)]
-    pub data: PathBuf,
-    /// Start from these nets (a directory with contact.net and race.net;
-    /// default the shipped ones).
+    /// Data files (merged or one shard's); repeat the option for more.
+    #[arg(long, required = true)]
+    pub data: Vec<PathBuf>,
+    /// Start from these nets (a directory with contact.net, race.net and
+    /// maybe crashed.net; default the shipped ones).
     #[arg(long)]
     pub from: Option<PathBuf>,
     /// Directory of the fitted nets.
@@ -96,9 +105,17 @@ pub struct FitArgs {
     /// Learning rate of the last epoch.
     #[arg(long, default_value_t = 0.002)]
     pub alpha_end: f32,
-    /// Records at the end of the file kept out of the fit (the RMSE sample).
+    /// Records at the end of each file kept out of the fit (the RMSE
+    /// sample).
     #[arg(long, default_value_t = 500)]
     pub holdout: usize,
+    /// Widen the race net to this many hidden units first (the new units
+    /// start silent: the net answers as before until the fit moves them).
+    #[arg(long)]
+    pub race_hidden: Option<usize>,
+    /// Widen the crashed net to this many hidden units first.
+    #[arg(long)]
+    pub crashed_hidden: Option<usize>,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
 }
@@ -132,9 +149,13 @@ fn generate(a: GenerateArgs, out: &mut impl Write) -> Result<(), BackgammonError
         ply: a.ply,
         truncate: a.truncate,
         seed: a.seed,
+        class: a.class.as_deref().map(str::parse).transpose()?,
     };
     let shard = Shard::new(a.shard, a.of)?;
-    let eval = Evaluator::shipped();
+    let eval = match &a.nets {
+        Some(dir) => load_nets(dir)?,
+        None => Evaluator::shipped(),
+    };
     let path = rollout_data::generate(&eval, &s, shard, &a.out, a.threads.max(1), |r, n, all| {
         eprintln!(
             "rollout-data {}/{}: {n}/{all} {} {} {:+.4} ± {:.4}",
@@ -162,7 +183,7 @@ fn classes(
     gnubg: &std::path::Path,
     out: &mut impl Write,
 ) -> Result<(), BackgammonError> {
-    let boards = rollout_data::sample(&Evaluator::shipped(), positions, seed);
+    let boards = rollout_data::sample(&Evaluator::shipped(), positions, seed, None);
     let a = rollout_data::compare_classes(gnubg, &boards)?;
     let _ = writeln!(out, "ours \\ gnubg   contact crashed    race   other");
     for (c, n) in &a.rows {
@@ -190,22 +211,49 @@ fn fit(a: FitArgs, out: &mut impl Write) -> Result<(), BackgammonError> {
         Some(dir) => load_nets(dir)?,
         None => Evaluator::shipped(),
     };
-    let (_, records) = rollout_data::read_file(&a.data)?;
+    for (net, hidden, seed) in [
+        (&mut eval.race, a.race_hidden, 0x0ACE),
+        (&mut eval.crashed, a.crashed_hidden, 0xC4A5),
+    ] {
+        if let Some(h) = hidden {
+            if h < net.hidden() || !h.is_multiple_of(LANES) || h > MAX_HIDDEN {
+                return Err(NetError::Hidden(h).into());
+            }
+            *net = net.widened(h, seed);
+        }
+    }
+    let (mut train, mut test) = (Vec::new(), Vec::new());
+    for path in &a.data {
+        let (_, mut records) = rollout_data::read_file(path)?;
+        let cut = records.len().saturating_sub(a.holdout);
+        test.extend(records.split_off(cut));
+        train.extend(records);
+    }
     let alpha = (a.alpha, a.alpha_end);
     rollout_data::fit(
         &mut eval,
-        &records,
-        a.holdout,
+        &train,
+        &test,
         a.epochs,
         alpha,
         a.seed,
-        |epoch, rmse| eprintln!("fit: epoch {epoch}: held-out equity rmse {rmse:.4}"),
+        |epoch, rows| {
+            let figures: Vec<String> = rows
+                .iter()
+                .map(|(class, n, rmse)| format!("{class} {rmse:.4} ({n})"))
+                .collect();
+            eprintln!(
+                "fit: epoch {epoch}: held-out equity rmse {}",
+                figures.join(", ")
+            );
+        },
     );
     rollout_data::save_nets(&a.out, &eval)?;
     let _ = writeln!(
         out,
-        "nets fitted to {} positions: {}",
-        records.len(),
+        "nets fitted to {} positions ({} held out): {}",
+        train.len(),
+        test.len(),
         a.out.display()
     );
     Ok(())

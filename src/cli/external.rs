@@ -2,7 +2,7 @@
 //! docs/gnubg-external.md); gnubg connects with `set player N external
 //! HOST:PORT`.
 
-use backgammon_engine::search::MAX_PLY;
+use backgammon_engine::search::{DEFAULT_PLY, MAX_PLY};
 use std::net::{IpAddr, Ipv4Addr, TcpListener};
 
 /// `external`.
@@ -16,7 +16,7 @@ pub struct ExternalArgs {
     host: IpAddr,
     /// Plies of the engine's search, counting the root (1 = GNU
     /// Backgammon's 0-ply), as UBGI's engine.ply.
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=MAX_PLY as i64))]
+    #[arg(long, default_value_t = DEFAULT_PLY, value_parser = clap::value_parser!(u8).range(1..=MAX_PLY as i64))]
     ply: u8,
     /// Money play without the Jacoby rule (GNU Backgammon's `set jacoby off`).
     #[arg(long)]

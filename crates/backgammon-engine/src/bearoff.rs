@@ -3,14 +3,19 @@
 //! number of rolls needed to bear them all off, playing each roll to
 //! minimise the expected number of rolls; and for the 15,504 positions with
 //! all 15 checkers on the board, the distribution of the rolls needed to
-//! bear off the first one (for gammons). Generated here, in under a second,
-//! with the rules crate's move generator, and kept for the process's life.
+//! bear off the first one (for gammons). Generated here (about 1.3
+//! CPU-seconds) with the rules crate's move generator, kept for the
+//! process's life, and cached on disk (see [`cache_dir`]) so that the
+//! next process reads it in milliseconds instead: an engine's first
+//! `isready` must not take seconds on a loaded machine, where match
+//! runners call that a stall.
 //!
 //! When both sides are home (a race of two bear-offs), the chances follow
 //! from the two distributions as if the sides were independent: the player
 //! on roll who needs `n` rolls wins when the opponent needs `n` or more.
 
 use backgammon_rules::{Board, Dice, MoveList, Side};
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 /// Home points.
@@ -186,10 +191,69 @@ impl Bearoff {
         }
     }
 
-    /// The tables of this process, generated on first use.
+    /// The tables of this process, on first use read from the cache or
+    /// generated (and cached).
     pub fn get() -> &'static Bearoff {
         static TABLES: OnceLock<Bearoff> = OnceLock::new();
-        TABLES.get_or_init(Bearoff::generate)
+        TABLES.get_or_init(|| match cache_dir() {
+            Some(dir) => Bearoff::cached_in(&dir),
+            None => Bearoff::generate(),
+        })
+    }
+
+    /// The tables from the cache file in `dir` if it holds a whole, valid
+    /// copy; else generated and written there (best effort: a directory
+    /// that cannot be written only costs the next process the generation).
+    pub fn cached_in(dir: &Path) -> Bearoff {
+        let path = dir.join(CACHE_FILE);
+        if let Some(tables) = std::fs::read(&path)
+            .ok()
+            .and_then(|b| Bearoff::from_bytes(&b))
+        {
+            return tables;
+        }
+        let tables = Bearoff::generate();
+        let _ = write_atomic(dir, &path, &tables.to_bytes());
+        tables
+    }
+
+    /// The cache file's bytes: [`CACHE_MAGIC`], the two tables as
+    /// little-endian f32 (positions in rank order), then an FNV-1a hash of
+    /// all that.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(CACHE_BYTES);
+        out.extend_from_slice(CACHE_MAGIC);
+        for d in self.off.iter().chain(&self.first) {
+            for x in d {
+                out.extend_from_slice(&x.to_le_bytes());
+            }
+        }
+        let h = fnv1a(&out);
+        out.extend_from_slice(&h.to_le_bytes());
+        out
+    }
+
+    /// The tables from [`Bearoff::to_bytes`]'s bytes; `None` for anything
+    /// else (another version, a cut or damaged file).
+    pub fn from_bytes(b: &[u8]) -> Option<Bearoff> {
+        if b.len() != CACHE_BYTES || &b[..CACHE_MAGIC.len()] != CACHE_MAGIC {
+            return None;
+        }
+        let (body, hash) = b.split_at(b.len() - 8);
+        if fnv1a(body).to_le_bytes() != hash {
+            return None;
+        }
+        let mut floats = body[CACHE_MAGIC.len()..]
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes(c.try_into().unwrap()));
+        let mut table = || -> Vec<[f32; MAX_ROLLS]> {
+            (0..POSITIONS)
+                .map(|_| std::array::from_fn(|_| floats.next().unwrap()))
+                .collect()
+        };
+        let (off, first) = (table(), table());
+        let mean = off.iter().map(mean).collect();
+        Some(Bearoff { off, first, mean })
     }
 
     /// Expected rolls to bear off a home board.
@@ -241,6 +305,44 @@ impl Bearoff {
         };
         [win.clamp(0.0, 1.0), win_gammon, 0.0, lose_gammon, 0.0]
     }
+}
+
+/// Names the cache's format and the generation that filled it: change it
+/// whenever [`Bearoff::generate`]'s results change.
+pub const CACHE_MAGIC: &[u8; 8] = b"GHBOFF01";
+/// The cache file in [`cache_dir`].
+pub const CACHE_FILE: &str = "bearoff-GHBOFF01.bin";
+const CACHE_BYTES: usize = CACHE_MAGIC.len() + 2 * POSITIONS * MAX_ROLLS * 4 + 8;
+
+/// Where the tables are cached: `$GRASSHOPPER_CACHE` (`off` for no cache),
+/// else `$XDG_CACHE_HOME/grasshopper`, else `$HOME/.cache/grasshopper`.
+pub fn cache_dir() -> Option<PathBuf> {
+    let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
+    if let Some(dir) = var("GRASSHOPPER_CACHE") {
+        return (dir != "off").then(|| PathBuf::from(dir));
+    }
+    var("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| var("HOME").map(|h| PathBuf::from(h).join(".cache")))
+        .map(|d| d.join("grasshopper"))
+}
+
+/// Writes `bytes` to a file of its own in `dir` and renames it over `path`,
+/// so that processes starting together never read a half-written cache.
+fn write_atomic(dir: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let tmp = dir.join(format!("{CACHE_FILE}.{}.tmp", std::process::id()));
+    std::fs::write(&tmp, bytes)?;
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
+/// FNV-1a, 64 bits: the cache's check against a damaged file.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    })
 }
 
 #[cfg(test)]
@@ -300,5 +402,32 @@ mod tests {
         // (17 of 36; 5-2 must move 6/4 and 6/1 first, and cannot).
         let q = db.probs(&b.swapped());
         assert!(q[0] < 1e-6 && (q[3] - 19.0 / 36.0).abs() < 1e-6, "{q:?}");
+    }
+
+    #[test]
+    fn the_cache_gives_back_the_generated_tables_and_refuses_a_damaged_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let made = Bearoff::cached_in(dir.path());
+        let path = dir.path().join(CACHE_FILE);
+        let bytes = std::fs::read(&path).expect("the first use writes the cache");
+        let read = Bearoff::cached_in(dir.path());
+        assert!(read.off == made.off && read.first == made.first && read.mean == made.mean);
+        assert!(made.off == Bearoff::get().off && made.first == Bearoff::get().first);
+        // A flipped bit, a cut file, another version: refused, regenerated.
+        let mut bad = bytes.clone();
+        bad[1000] ^= 1;
+        assert!(Bearoff::from_bytes(&bad).is_none());
+        assert!(Bearoff::from_bytes(&bytes[..bytes.len() - 1]).is_none());
+        let mut other = bytes.clone();
+        other[7] = b'9';
+        assert!(Bearoff::from_bytes(&other).is_none());
+        std::fs::write(&path, &bad).unwrap();
+        let again = Bearoff::cached_in(dir.path());
+        assert!(again.off == made.off);
+        assert_eq!(
+            std::fs::read(&path).unwrap(),
+            bytes,
+            "the damaged cache is rewritten"
+        );
     }
 }

@@ -168,7 +168,7 @@ impl CubeState {
 /// home 0.6.
 pub fn efficiency(class: Class, pips: u32) -> f64 {
     match class {
-        Class::Contact => 0.68,
+        Class::Contact | Class::Crashed => 0.68,
         Class::Race => (0.55 + 0.00125 * pips as f64).clamp(0.6, 0.7),
         Class::Bearoff => 0.6,
     }

@@ -1,6 +1,6 @@
 //! The evaluation: cubeless chances of the player on roll from the neural
-//! nets (contact and race) or, once both sides are home, the bear-off
-//! database; and the 1-ply move choice on top of it.
+//! nets (contact, crashed and race) or, once both sides are home, the
+//! bear-off database; and the 1-ply move choice on top of it.
 
 use crate::bearoff::Bearoff;
 use crate::features::{contact_inputs, race_inputs, CONTACT_INPUTS, RACE_INPUTS};
@@ -38,17 +38,32 @@ pub fn won(board: &Board) -> Probs {
 pub enum Class {
     /// Checkers can still meet.
     Contact,
+    /// Checkers can still meet, and a side has crashed (few checkers left
+    /// in play: [`crashed`]).
+    Crashed,
     /// No contact, some checker outside its home board.
     Race,
     /// Both sides home: the bear-off database.
     Bearoff,
 }
 
+impl Class {
+    /// Contact or crashed: checkers can still meet.
+    #[inline]
+    pub fn is_contact(self) -> bool {
+        matches!(self, Class::Contact | Class::Crashed)
+    }
+}
+
 /// The class of a position.
 #[inline]
 pub fn classify(board: &Board) -> Class {
     if !is_race(board) {
-        Class::Contact
+        if crashed(board, Side::OnRoll) || crashed(board, Side::Opponent) {
+            Class::Crashed
+        } else {
+            Class::Contact
+        }
     } else if Bearoff::covers(board) {
         Class::Bearoff
     } else {
@@ -56,16 +71,65 @@ pub fn classify(board: &Board) -> Class {
     }
 }
 
+/// The inputs of the net that evaluates `class` for `board`, written into
+/// `x` (which the contact inputs fill; the race inputs take its head): the
+/// slice the net reads, empty for bear-offs.
+pub fn net_inputs<'a>(class: Class, board: &Board, x: &'a mut [f32; CONTACT_INPUTS]) -> &'a [f32] {
+    match class {
+        Class::Contact | Class::Crashed => {
+            contact_inputs(board, x);
+            &x[..]
+        }
+        Class::Race => {
+            let r: &mut [f32; RACE_INPUTS] = (&mut x[..RACE_INPUTS]).try_into().unwrap();
+            race_inputs(board, r);
+            &x[..RACE_INPUTS]
+        }
+        Class::Bearoff => &x[..0],
+    }
+}
+
+/// Checkers a side keeps on the board at most and still counts as crashed.
+const CRASHED_CHECKERS: u32 = 6;
+
+/// True when `side` has crashed: few checkers left in play, where checkers
+/// piled deep on its ace point (beyond one) and on its two point (beyond
+/// one, when the ace point holds a pile too) are out of play. This is
+/// GNU Backgammon's idea of a crashed board, re-derived from its
+/// description and checked against its classifier (the lab's
+/// `rollout-data classes`).
+pub fn crashed(board: &Board, side: Side) -> bool {
+    let c = board.counts(side);
+    let on_board: u32 = c.iter().map(|&n| n as u32).sum();
+    let (ace, two) = (c[0] as u32, c[1] as u32);
+    if on_board <= CRASHED_CHECKERS {
+        return true;
+    }
+    if ace > 1 {
+        on_board <= CRASHED_CHECKERS + ace
+            || (two > 1 && 1 + on_board - ace - two <= CRASHED_CHECKERS)
+    } else {
+        on_board < CRASHED_CHECKERS + two
+    }
+}
+
 /// The nets, with the process's bear-off tables (generated at their first
-/// use, about a CPU-second: [`Bearoff::get`]).
+/// use, about a CPU-second: [`Bearoff::get`]). The crashed net reads the
+/// contact net's inputs.
 #[derive(Clone, Debug)]
 pub struct Evaluator {
     pub contact: Net,
+    pub crashed: Net,
     pub race: Net,
 }
 
+/// The nets' file names in a nets directory, in [`Evaluator::nets`]'s
+/// order: the one home of these names.
+pub const NET_FILES: [&str; 3] = ["contact.net", "crashed.net", "race.net"];
+
 /// The nets shipped in `data/`, compiled into the binary.
 static CONTACT_NET: &[u8] = include_bytes!("../data/contact.net");
+static CRASHED_NET: &[u8] = include_bytes!("../data/crashed.net");
 static RACE_NET: &[u8] = include_bytes!("../data/race.net");
 
 /// Keeps the chances consistent: a gammon is a win, a backgammon a gammon.
@@ -80,23 +144,55 @@ fn sane(mut p: Probs) -> Probs {
 
 impl Evaluator {
     /// An evaluator with these nets.
-    pub fn new(contact: Net, race: Net) -> Evaluator {
+    pub fn new(contact: Net, crashed: Net, race: Net) -> Evaluator {
         assert_eq!(contact.inputs(), CONTACT_INPUTS);
+        assert_eq!(crashed.inputs(), CONTACT_INPUTS);
         assert_eq!(race.inputs(), RACE_INPUTS);
-        Evaluator { contact, race }
+        Evaluator {
+            contact,
+            crashed,
+            race,
+        }
     }
 
     /// The nets trained here and shipped with the program.
     pub fn shipped() -> Evaluator {
-        Evaluator::from_bytes(CONTACT_NET, RACE_NET).expect("the shipped nets read")
+        Evaluator::from_bytes(CONTACT_NET, Some(CRASHED_NET), RACE_NET)
+            .expect("the shipped nets read")
     }
 
-    /// Nets from their files' bytes.
-    pub fn from_bytes(contact: &[u8], race: &[u8]) -> Result<Evaluator, NetError> {
+    /// Nets from their files' bytes; without a crashed net, the contact
+    /// net evaluates crashed positions too (as it did before there was one).
+    pub fn from_bytes(
+        contact: &[u8],
+        crashed: Option<&[u8]>,
+        race: &[u8],
+    ) -> Result<Evaluator, NetError> {
+        let contact = Net::from_bytes(contact, CONTACT_INPUTS)?;
+        let crashed = match crashed {
+            Some(bytes) => Net::from_bytes(bytes, CONTACT_INPUTS)?,
+            None => contact.clone(),
+        };
         Ok(Evaluator::new(
-            Net::from_bytes(contact, CONTACT_INPUTS)?,
+            contact,
+            crashed,
             Net::from_bytes(race, RACE_INPUTS)?,
         ))
+    }
+
+    /// The nets in [`NET_FILES`]' order.
+    pub fn nets(&self) -> [&Net; 3] {
+        [&self.contact, &self.crashed, &self.race]
+    }
+
+    /// The net that evaluates positions of `class` (none for bear-offs).
+    pub fn net_mut(&mut self, class: Class) -> Option<&mut Net> {
+        match class {
+            Class::Contact => Some(&mut self.contact),
+            Class::Crashed => Some(&mut self.crashed),
+            Class::Race => Some(&mut self.race),
+            Class::Bearoff => None,
+        }
     }
 
     /// The bear-off tables.
@@ -113,6 +209,11 @@ impl Evaluator {
                 let mut x = [0.0f32; CONTACT_INPUTS];
                 contact_inputs(board, &mut x);
                 sane(self.contact.forward(&x))
+            }
+            Class::Crashed => {
+                let mut x = [0.0f32; CONTACT_INPUTS];
+                contact_inputs(board, &mut x);
+                sane(self.crashed.forward(&x))
             }
             Class::Race => {
                 let mut x = [0.0f32; RACE_INPUTS];

@@ -100,6 +100,35 @@ impl Net {
         }
     }
 
+    /// The same function with `hidden` units: the new units get small
+    /// random input weights from `seed` and no weight to the outputs, so
+    /// the net answers as before until training gives them a part.
+    pub fn widened(&self, hidden: usize, seed: u64) -> Net {
+        assert!(hidden >= self.hidden && hidden.is_multiple_of(LANES) && hidden <= MAX_HIDDEN);
+        let fresh = Net::random(self.inputs, hidden, seed);
+        let (old, extra) = (self.hidden, hidden - self.hidden);
+        let mut w1 = Vec::with_capacity(self.inputs * hidden);
+        for i in 0..self.inputs {
+            w1.extend_from_slice(&self.w1[i * old..(i + 1) * old]);
+            w1.extend_from_slice(&fresh.w1[i * hidden + old..(i + 1) * hidden]);
+        }
+        let mut w2 = Vec::with_capacity(OUTPUTS * hidden);
+        for o in 0..OUTPUTS {
+            w2.extend_from_slice(&self.w2[o * old..(o + 1) * old]);
+            w2.extend(std::iter::repeat_n(0.0, extra));
+        }
+        let mut b1 = self.b1.clone();
+        b1.resize(hidden, 0.0);
+        Net {
+            inputs: self.inputs,
+            hidden,
+            w1,
+            b1,
+            w2,
+            b2: self.b2,
+        }
+    }
+
     /// Inputs the net reads.
     pub fn inputs(&self) -> usize {
         self.inputs
@@ -309,5 +338,26 @@ mod tests {
             Net::from_bytes(b"nonsense-nonsense-xx", 12),
             Err(NetError::Magic)
         );
+    }
+
+    #[test]
+    fn a_widened_net_answers_as_before_and_then_learns_with_its_new_units() {
+        let net = Net::random(12, 16, 5);
+        let mut wide = net.widened(32, 9);
+        assert_eq!(wide.hidden(), 32);
+        let x: Vec<f32> = (0..12).map(|i| (i % 4) as f32 * 0.3).collect();
+        let (a, b) = (net.forward(&x), wide.forward(&x));
+        for k in 0..OUTPUTS {
+            assert!(
+                (a[k] - b[k]).abs() < 1e-6,
+                "output {k}: {} vs {}",
+                a[k],
+                b[k]
+            );
+        }
+        for _ in 0..50 {
+            wide.train(&x, &[0.9, 0.3, 0.05, 0.1, 0.0], 0.1);
+        }
+        assert!(wide.w2[16..32].iter().any(|&w| w != 0.0));
     }
 }

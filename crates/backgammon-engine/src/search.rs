@@ -20,6 +20,12 @@ use std::time::Instant;
 /// Deepest search (root-inclusive).
 pub const MAX_PLY: u8 = 3;
 
+/// The depth players get unless told otherwise: the strongest that
+/// answers within a second on a 2-core machine (3-ply: 28 ms a checker
+/// play on average, 254 ms at most, over 300 benchmark positions on a
+/// loaded machine; docs/results/backgammon-gen1-2026-12-02.md).
+pub const DEFAULT_PLY: u8 = 3;
+
 /// Which moves go on to the next level: at most `keep`, and only those
 /// within `margin` equity of the best.
 #[derive(Copy, Clone, Debug, PartialEq)]

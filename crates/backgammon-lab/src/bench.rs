@@ -54,14 +54,16 @@ pub fn evaluations(eval: &Evaluator, boards: &[Board], min_seconds: f64) -> Rate
     }
 }
 
-/// The share of each class among `boards`: contact, race, bear-off.
-pub fn classes(boards: &[Board]) -> [usize; 3] {
-    let mut n = [0; 3];
+/// The share of each class among `boards`: contact, crashed, race,
+/// bear-off.
+pub fn classes(boards: &[Board]) -> [usize; 4] {
+    let mut n = [0; 4];
     for b in boards {
         n[match classify(b) {
             Class::Contact => 0,
-            Class::Race => 1,
-            Class::Bearoff => 2,
+            Class::Crashed => 1,
+            Class::Race => 2,
+            Class::Bearoff => 3,
         }] += 1;
     }
     n
@@ -136,11 +138,11 @@ pub fn run(a: &BenchSettings, out: &mut impl Write) -> Result<(), BenchError> {
     std::hint::black_box(Bearoff::generate());
     let bearoff_s = thread_cpu_seconds() - t;
     let boards = positions(&eval, a.games, 7);
-    let [c, r, b] = classes(&boards);
+    let [c, x, r, b] = classes(&boards);
     writeln!(out, "bear-off database: generated in {bearoff_s:.2} cpu-s")?;
     writeln!(
         out,
-        "positions: {} from {} self-play games (contact {c}, race {r}, bear-off {b})",
+        "positions: {} from {} self-play games (contact {c}, crashed {x}, race {r}, bear-off {b})",
         boards.len(),
         a.games
     )?;

@@ -15,10 +15,10 @@
 //! ([`score`] does it on the fly) — gets the dice the others had.
 
 use crate::gnubg::{self, GnubgError, Job, CLASSIFY, JUDGE};
+use crate::players::gen0;
 use crate::selfplay;
 use backgammon_engine::cube::CubeState;
 use backgammon_engine::eval::{classify, equity, won};
-use backgammon_engine::player::shipped;
 use backgammon_engine::rollout::{rollout, RolloutError, Settings, Target};
 use backgammon_engine::search::Searcher;
 use backgammon_rules::{Board, Dice, MoveList, RollDice, Side, SplitMix};
@@ -194,6 +194,8 @@ pub enum BenchmarkError {
     GnubgOutput(String),
     #[error(transparent)]
     Rollout(#[from] RolloutError),
+    #[error(transparent)]
+    Nets(#[from] crate::players::NetsError),
     #[error("output error: {0}")]
     Output(#[from] std::io::Error),
 }
@@ -285,7 +287,7 @@ pub fn read_plan(dir: &Path) -> Result<(BuildSettings, Vec<Entry>), BenchmarkErr
 }
 
 /// Positions with a roll that leaves a choice, from seeded self-play of
-/// the shipped nets at 1-ply: every 3rd position of each game, with a
+/// the generation-0 nets at 1-ply (the nets the benchmark was built with): every 3rd position of each game, with a
 /// fresh roll, distinct (position and roll), not a bear-off.
 fn sample(n: usize, seed: u64) -> Vec<(Board, Dice)> {
     let mut rng = SplitMix::new(seed ^ 0xbe9c);
@@ -295,7 +297,7 @@ fn sample(n: usize, seed: u64) -> Vec<(Board, Dice)> {
     let mut game = 0u64;
     while out.len() < n {
         // One game at a time: its positions depend on the seed and its number.
-        for board in selfplay::positions(shipped(), 1, seed.wrapping_add(game))
+        for board in selfplay::positions(gen0(), 1, seed.wrapping_add(game))
             .into_iter()
             .step_by(3)
         {
@@ -417,7 +419,7 @@ fn candidate_indices(
     let ours: Vec<f64> = moves
         .boards()
         .iter()
-        .map(|a| equity(&shipped().after_move(a)) as f64)
+        .map(|a| equity(&gen0().after_move(a)) as f64)
         .collect();
     let two = searcher.choose(board, dice, 2, None, &mut moves).index;
     let mut out = Vec::new();
@@ -452,7 +454,7 @@ fn make_plan(
         plain.len()
     )?;
     let gnubg0 = gnubg_values(gnubg_bin, &plain)?;
-    let mut searcher = Searcher::new(shipped());
+    let mut searcher = Searcher::new(gen0());
     let mut out = Vec::new();
     for (((board, dice), class), g) in rolls.into_iter().zip(&gnubg0) {
         let list = board.legal_moves(dice);
@@ -494,7 +496,7 @@ pub fn roll_move(
         dice: None,
         cube: CubeState::money(true),
     };
-    let r = rollout(shipped(), &target, &settings, None, |_| true)?;
+    let r = rollout(gen0(), &target, &settings, None, |_| true)?;
     let o = &r.outcomes[0];
     Ok((-o.cubeless, o.cubeless_error))
 }
@@ -673,6 +675,10 @@ pub struct ScoreSettings {
     pub gnubg: Option<PathBuf>,
     /// Threads of on-the-fly rollouts.
     pub threads: usize,
+    /// Our players' nets (a nets directory; default the shipped ones). The
+    /// rollouts of chosen moves outside the candidates keep the generation-0
+    /// nets: the judge stays the benchmark's.
+    pub nets: Option<PathBuf>,
 }
 
 /// The rollout settings of a benchmark at `path` (a directory's plan, or
@@ -704,7 +710,11 @@ pub fn score(a: &ScoreSettings, out: &mut impl Write) -> Result<(), BenchmarkErr
         }
         None => vec![],
     };
-    let mut searcher = Searcher::new(shipped());
+    let nets = match &a.nets {
+        Some(dir) => crate::players::load_nets(dir)?,
+        None => backgammon_engine::player::shipped().clone(),
+    };
+    let mut searcher = Searcher::new(&nets);
     let mut moves = Box::<MoveList>::default();
     let mut scored: Vec<(Class, Vec<Scored>)> = Vec::new();
     for (n, e) in entries.iter().enumerate() {
@@ -999,6 +1009,7 @@ mod tests {
             plies: vec![1],
             gnubg: None,
             threads: 1,
+            nets: None,
         };
         let mut out = Vec::new();
         score(&a, &mut out).unwrap();

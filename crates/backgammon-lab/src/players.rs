@@ -4,6 +4,7 @@
 
 use crate::duel::{duel, Chooser, DuelResult, PubevalChooser, RandomChooser};
 use crate::train::cpu_seconds;
+use backgammon_engine::eval::NET_FILES;
 use backgammon_engine::net::NetError;
 use backgammon_engine::search::Searcher;
 use backgammon_engine::{Evaluator, Pubeval};
@@ -25,18 +26,51 @@ pub enum NetsError {
     Bad { dir: PathBuf, source: NetError },
 }
 
-/// Reads the nets of a run directory (`contact.net`, `race.net`).
+/// Reads the nets of a run directory (`contact.net`, `race.net` and, if
+/// there, `crashed.net`: without it the contact net judges crashed
+/// positions, as before there was one).
 pub fn load_nets(dir: &Path) -> Result<Evaluator, NetsError> {
     let read = |f: &str| {
         let path = dir.join(f);
         std::fs::read(&path).map_err(|source| NetsError::Read { path, source })
     };
-    Evaluator::from_bytes(&read("contact.net")?, &read("race.net")?).map_err(|source| {
+    let [contact, crashed, race] = NET_FILES;
+    let crashed = match read(crashed) {
+        Ok(bytes) => Some(bytes),
+        Err(NetsError::Read { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
+            None
+        }
+        Err(e) => return Err(e),
+    };
+    Evaluator::from_bytes(&read(contact)?, crashed.as_deref(), &read(race)?).map_err(|source| {
         NetsError::Bad {
             dir: dir.to_path_buf(),
             source,
         }
     })
+}
+
+/// The nets of generation 0 (the TD-trained nets shipped until 2026-12-02,
+/// kept in `data/nets/gen0`): the benchmark's judge and the player of the
+/// committed rollout data, so that both repeat bit for bit whatever nets
+/// the engine ships.
+pub fn gen0() -> &'static Evaluator {
+    static NETS: std::sync::OnceLock<Evaluator> = std::sync::OnceLock::new();
+    NETS.get_or_init(|| {
+        let contact = include_bytes!("../data/nets/gen0/contact.net");
+        let race = include_bytes!("../data/nets/gen0/race.net");
+        Evaluator::from_bytes(contact, None, race).expect("the gen0 nets read")
+    })
+}
+
+/// Writes the nets as a run directory [`load_nets`] reads (each file
+/// atomically), creating the directory.
+pub fn save_nets(dir: &Path, e: &Evaluator) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    for (file, net) in NET_FILES.iter().zip(e.nets()) {
+        crate::train::write_atomic(&dir.join(file), &net.to_bytes())?;
+    }
+    Ok(())
 }
 
 /// A player name that names no player.

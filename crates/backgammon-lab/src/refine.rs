@@ -10,8 +10,8 @@
 //! chunks, nets after each epoch), so a killed run resumes where it was.
 
 use crate::train::{cpu_seconds, versus_pubeval, write_atomic, CURVE_SEED};
-use backgammon_engine::eval::{classify, equity, Class, Evaluator, Probs};
-use backgammon_engine::features::{contact_inputs, race_inputs, CONTACT_INPUTS, RACE_INPUTS};
+use backgammon_engine::eval::{classify, equity, net_inputs, Class, Evaluator, Probs};
+use backgammon_engine::features::CONTACT_INPUTS;
 use backgammon_engine::search::Searcher;
 use backgammon_rules::{Board, KeyError, PositionKey, SplitMix};
 use std::io::{self, Write};
@@ -133,17 +133,10 @@ pub fn fit_epoch(eval: &mut Evaluator, data: &[(Board, Probs)], alpha: f32, rng:
     for &k in &order {
         let (b, target) = &data[k as usize];
         x.fill(0.0);
-        match classify(b) {
-            Class::Contact => {
-                contact_inputs(b, &mut x);
-                eval.contact.train(&x, target, alpha);
-            }
-            Class::Race => {
-                let r: &mut [f32; RACE_INPUTS] = (&mut x[..RACE_INPUTS]).try_into().unwrap();
-                race_inputs(b, r);
-                eval.race.train(r, target, alpha);
-            }
-            Class::Bearoff => {}
+        let class = classify(b);
+        let inputs = net_inputs(class, b, &mut x);
+        if let Some(net) = eval.net_mut(class) {
+            net.train(inputs, target, alpha);
         }
     }
 }
@@ -162,18 +155,11 @@ pub fn equity_rmse(eval: &Evaluator, data: &[(Board, Probs)]) -> f64 {
 }
 
 fn read_nets(dir: &Path) -> Option<Evaluator> {
-    let c = std::fs::read(dir.join("contact.net")).ok()?;
-    let r = std::fs::read(dir.join("race.net")).ok()?;
-    Evaluator::from_bytes(&c, &r).ok()
+    crate::players::load_nets(dir).ok()
 }
 
 fn save_nets(dir: &Path, e: &Evaluator) -> Result<(), RefineError> {
-    std::fs::create_dir_all(dir).map_err(io_at(dir))?;
-    for (file, net) in [("contact.net", &e.contact), ("race.net", &e.race)] {
-        let path = dir.join(file);
-        write_atomic(&path, &net.to_bytes()).map_err(io_at(&path))?;
-    }
-    Ok(())
+    crate::players::save_nets(dir, e).map_err(io_at(dir))
 }
 
 /// Runs (or resumes) a refinement; returns the last round's nets.

@@ -63,29 +63,6 @@ impl FromStr for DataClass {
     }
 }
 
-/// Checkers a side keeps on the board at most and still counts as crashed.
-const CRASHED_CHECKERS: u32 = 6;
-
-/// True when `side` has crashed: few checkers left in play, where checkers
-/// piled deep on its ace point (beyond one) and on its two point (beyond
-/// one, when the ace point holds a pile too) are out of play. This is
-/// GNU Backgammon's idea of a crashed board, re-derived from its
-/// description and checked against its classifier (`rollout-data classes`).
-fn crashed(board: &Board, side: Side) -> bool {
-    let c = board.counts(side);
-    let on_board: u32 = c.iter().map(|&n| n as u32).sum();
-    let (ace, two) = (c[0] as u32, c[1] as u32);
-    if on_board <= CRASHED_CHECKERS {
-        return true;
-    }
-    if ace > 1 {
-        on_board <= CRASHED_CHECKERS + ace
-            || (two > 1 && 1 + on_board - ace - two <= CRASHED_CHECKERS)
-    } else {
-        on_board < CRASHED_CHECKERS + two
-    }
-}
-
 /// The class of a position a net evaluates (None: a bear-off, which the
 /// database answers, or a finished game).
 pub fn class_of(board: &Board) -> Option<DataClass> {
@@ -95,9 +72,7 @@ pub fn class_of(board: &Board) -> Option<DataClass> {
     match classify(board) {
         Class::Bearoff => None,
         Class::Race => Some(DataClass::Race),
-        Class::Contact if crashed(board, Side::OnRoll) || crashed(board, Side::Opponent) => {
-            Some(DataClass::Crashed)
-        }
+        Class::Crashed => Some(DataClass::Crashed),
         Class::Contact => Some(DataClass::Contact),
     }
 }
@@ -112,6 +87,8 @@ pub struct DataSettings {
     pub ply: u8,
     pub truncate: Option<u32>,
     pub seed: u64,
+    /// Only positions of this class (a run of its own: another sample).
+    pub class: Option<DataClass>,
 }
 
 impl fmt::Display for DataSettings {
@@ -124,7 +101,11 @@ impl fmt::Display for DataSettings {
             self.ply,
             self.truncate.map_or("none".to_string(), |k| k.to_string()),
             self.seed
-        )
+        )?;
+        match self.class {
+            Some(c) => write!(f, " class {c}"),
+            None => Ok(()),
+        }
     }
 }
 
@@ -264,14 +245,26 @@ const EXPLORE: f32 = 0.1;
 /// self-play games (one seed a game, drawn from the run's seed), each kept
 /// with chance [`KEEP`], in the order met. A longer run's sample begins
 /// with a shorter one's, so a run grows by rerunning it with more.
-pub fn sample(eval: &Evaluator, positions: usize, seed: u64) -> Vec<Board> {
+///
+/// With `class`, only positions of that class are kept (the same games, so
+/// another sample).
+pub fn sample(
+    eval: &Evaluator,
+    positions: usize,
+    seed: u64,
+    class: Option<DataClass>,
+) -> Vec<Board> {
     let mut seeds = SplitMix::new(seed);
     let mut keep = SplitMix::new(seed ^ 0x5EED_DA7A);
     let mut seen = HashSet::new();
     let mut out = Vec::new();
     while out.len() < positions {
         for b in selfplay::exploring(eval, 1, EXPLORE, seeds.next_u64()) {
-            if class_of(&b).is_some() && seen.insert(b.key()) && keep.unit() < KEEP {
+            let wanted = match (class_of(&b), class) {
+                (Some(c), Some(only)) => c == only,
+                (found, _) => found.is_some(),
+            };
+            if wanted && seen.insert(b.key()) && keep.unit() < KEEP {
                 out.push(b);
             }
         }
@@ -409,7 +402,7 @@ pub fn generate(
     let path = shard.file(dir);
     let expected: Vec<usize> = shard.indices(s.positions).collect();
     let (mut f, done) = open_shard(&path, &header(s, shard), &expected)?;
-    let boards = sample(eval, s.positions, s.seed);
+    let boards = sample(eval, s.positions, s.seed, s.class);
     for (n, &i) in expected.iter().enumerate().skip(done.len()) {
         let r = roll_out(eval, s, i, boards[i], threads)?;
         f.write_all(format!("{r}\n").as_bytes())
@@ -552,25 +545,42 @@ pub fn training_pairs(records: &[Record]) -> Vec<(Board, [f32; 5])> {
     records.iter().map(|r| (r.board, r.probs)).collect()
 }
 
-/// Fits `eval` to the rolled-out `records` with the refinement's fitting
-/// ([`crate::refine::fit_epoch`]): `epochs` passes, the learning rate
-/// geometric from `alpha.0` to `alpha.1`, the last `holdout` records kept
-/// out of the fit. Returns the equity RMSE on the held-out records before
-/// and after each epoch (the first entry is the start's).
+/// Equity RMSE of `eval` against rolled-out records, per class present
+/// (class, records, RMSE), then over all of them.
+pub fn rmse_by_class(eval: &Evaluator, records: &[Record]) -> Vec<(String, usize, f64)> {
+    let groups = DataClass::ALL
+        .iter()
+        .map(|&c| (c.to_string(), Some(c)))
+        .chain([("all".to_string(), None)]);
+    groups
+        .filter_map(|(name, class)| {
+            let pairs: Vec<_> = records
+                .iter()
+                .filter(|r| class.is_none_or(|c| r.class == c))
+                .map(|r| (r.board, r.probs))
+                .collect();
+            (!pairs.is_empty())
+                .then(|| (name, pairs.len(), crate::refine::equity_rmse(eval, &pairs)))
+        })
+        .collect()
+}
+
+/// Fits `eval` to the rolled-out `train` records with the refinement's
+/// fitting ([`crate::refine::fit_epoch`]: each record trains the net of
+/// its class): `epochs` passes, the learning rate geometric from `alpha.0`
+/// to `alpha.1`. `log` hears the held-out `test` records' RMSE by class
+/// ([`rmse_by_class`]) before the first epoch (0) and after each.
 pub fn fit(
     eval: &mut Evaluator,
-    records: &[Record],
-    holdout: usize,
+    train: &[Record],
+    test: &[Record],
     epochs: u32,
     alpha: (f32, f32),
     seed: u64,
-    mut log: impl FnMut(u32, f64),
-) -> Vec<f64> {
-    let data = training_pairs(records);
-    let cut = data.len().saturating_sub(holdout);
-    let (train, test) = data.split_at(cut);
-    let mut curve = vec![crate::refine::equity_rmse(eval, test)];
-    log(0, curve[0]);
+    mut log: impl FnMut(u32, &[(String, usize, f64)]),
+) {
+    let data = training_pairs(train);
+    log(0, &rmse_by_class(eval, test));
     for epoch in 0..epochs {
         let f = if epochs > 1 {
             epoch as f32 / (epochs - 1) as f32
@@ -579,22 +589,15 @@ pub fn fit(
         };
         let a = alpha.0 * (alpha.1 / alpha.0).powf(f);
         let mut rng = SplitMix::new(seed ^ epoch as u64);
-        crate::refine::fit_epoch(eval, train, a, &mut rng);
-        curve.push(crate::refine::equity_rmse(eval, test));
-        log(epoch + 1, curve[curve.len() - 1]);
+        crate::refine::fit_epoch(eval, &data, a, &mut rng);
+        log(epoch + 1, &rmse_by_class(eval, test));
     }
-    curve
 }
 
-/// Saves nets as a run directory (`contact.net`, `race.net`) that
-/// `net:DIR` players and `--from` read.
+/// Saves nets as a run directory (`contact.net`, `crashed.net`,
+/// `race.net`) that `net:DIR` players and `--from` read.
 pub fn save_nets(dir: &Path, e: &Evaluator) -> Result<(), DataError> {
-    std::fs::create_dir_all(dir).map_err(io_at(dir))?;
-    for (file, net) in [("contact.net", &e.contact), ("race.net", &e.race)] {
-        let path = dir.join(file);
-        crate::train::write_atomic(&path, &net.to_bytes()).map_err(io_at(&path))?;
-    }
-    Ok(())
+    crate::players::save_nets(dir, e).map_err(io_at(dir))
 }
 
 #[cfg(test)]
@@ -608,6 +611,7 @@ mod tests {
             ply: 1,
             truncate: Some(3),
             seed: 11,
+            class: None,
         }
     }
 
@@ -615,7 +619,7 @@ mod tests {
     fn records_and_classes_round_trip_through_text() {
         let eval = Evaluator::shipped();
         let s = tiny();
-        let boards = sample(&eval, s.positions, s.seed);
+        let boards = sample(&eval, s.positions, s.seed, s.class);
         let r = roll_out(&eval, &s, 3, boards[3], 1).unwrap();
         let text = r.to_string();
         let back: Record = text.parse().unwrap();

@@ -1,7 +1,7 @@
 //! Training the nets by TD(λ) self-play: the evaluator plays itself at
 //! 1-ply (greedy in cubeless money equity); after each game every position
-//! the nets judged (contact and race; the bear-off database needs no
-//! training) is moved towards its λ-return, the mix of the next positions'
+//! the nets judged (contact, crashed and race; the bear-off database needs
+//! no training) is moved towards its λ-return, the mix of the next positions'
 //! values and the game's outcome.
 //!
 //! A run is reproducible from its seed: the dice come from one generator
@@ -11,8 +11,8 @@
 //! dice) and a line is added to `curve.csv`: the learning curve.
 
 use crate::duel::{duel, PubevalChooser};
-use backgammon_engine::eval::{classify, flip, Class, Evaluator, Probs};
-use backgammon_engine::features::{contact_inputs, race_inputs, CONTACT_INPUTS, RACE_INPUTS};
+use backgammon_engine::eval::{classify, flip, net_inputs, Class, Evaluator, Probs};
+use backgammon_engine::features::{CONTACT_INPUTS, RACE_INPUTS};
 use backgammon_engine::net::{Net, NetError, LANES, MAX_HIDDEN};
 use backgammon_engine::pubeval::Pubeval;
 use backgammon_rules::{Board, Dice, MoveList, RollDice, Side, SplitMix};
@@ -106,7 +106,9 @@ impl State {
         out.extend_from_slice(&self.games.to_le_bytes());
         out.extend_from_slice(&self.rng.0.to_le_bytes());
         out.extend_from_slice(&self.cpu_seconds.to_le_bytes());
-        for net in [&self.eval.contact, &self.eval.race] {
+        // Contact and race first (the checkpoints made before the crashed
+        // net read as ever), then the crashed net.
+        for net in [&self.eval.contact, &self.eval.race, &self.eval.crashed] {
             let b = net.to_bytes();
             out.extend_from_slice(&(b.len() as u64).to_le_bytes());
             out.extend_from_slice(&b);
@@ -129,12 +131,16 @@ impl State {
         let cpu_seconds = f64::from_bits(word(24)?);
         let mut at = 32;
         let mut nets = Vec::new();
-        for _ in 0..2 {
+        while at < b.len() && nets.len() < 3 {
             let n = word(at)? as usize;
             nets.push(b.get(at + 8..at + 8 + n).ok_or_else(bad)?);
             at += 8 + n;
         }
-        let eval = Evaluator::from_bytes(nets[0], nets[1]).map_err(BadCheckpoint::Nets)?;
+        if nets.len() < 2 {
+            return Err(bad());
+        }
+        let eval = Evaluator::from_bytes(nets[0], nets.get(2).copied(), nets[1])
+            .map_err(BadCheckpoint::Nets)?;
         Ok(State {
             games,
             rng,
@@ -157,8 +163,7 @@ impl State {
     /// previous files whole).
     pub fn save(&self, dir: &Path) -> io::Result<()> {
         write_atomic(&dir.join("checkpoint.bin"), &self.to_bytes())?;
-        write_atomic(&dir.join("contact.net"), &self.eval.contact.to_bytes())?;
-        write_atomic(&dir.join("race.net"), &self.eval.race.to_bytes())
+        crate::players::save_nets(dir, &self.eval)
     }
 }
 
@@ -180,6 +185,8 @@ pub fn cpu_seconds() -> f64 {
 pub struct Step {
     class: Class,
     x: [f32; CONTACT_INPUTS],
+    /// How many of `x` its net reads.
+    inputs: usize,
     after: Probs,
 }
 
@@ -201,15 +208,13 @@ pub fn train_game(
         let (i, p) = eval.best_move(moves);
         let after = moves.boards()[i];
         let mut x = [0.0f32; CONTACT_INPUTS];
-        match class {
-            Class::Contact => contact_inputs(&board, &mut x),
-            Class::Race => {
-                let r: &mut [f32; RACE_INPUTS] = (&mut x[..RACE_INPUTS]).try_into().unwrap();
-                race_inputs(&board, r);
-            }
-            Class::Bearoff => {}
-        }
-        steps.push(Step { class, x, after: p });
+        let inputs = net_inputs(class, &board, &mut x).len();
+        steps.push(Step {
+            class,
+            x,
+            inputs,
+            after: p,
+        });
         if after.has_won(Side::OnRoll) {
             break;
         }
@@ -225,14 +230,8 @@ pub fn train_game(
             g = std::array::from_fn(|k| (1.0 - lambda) * v[k] + lambda * next[k]);
         }
         let s = &steps[t];
-        match s.class {
-            Class::Contact => {
-                eval.contact.train(&s.x, &g, alpha);
-            }
-            Class::Race => {
-                eval.race.train(&s.x[..RACE_INPUTS], &g, alpha);
-            }
-            Class::Bearoff => {}
+        if let Some(net) = eval.net_mut(s.class) {
+            net.train(&s.x[..s.inputs], &g, alpha);
         }
     }
 }
@@ -327,8 +326,12 @@ fn fresh_nets(hidden: (usize, usize), seed: u64) -> Result<Evaluator, TrainError
             return Err(TrainError::Hidden { net, source });
         }
     }
+    // The crashed net starts as the contact net: crashed positions are
+    // contact positions of one kind.
+    let contact = Net::random(CONTACT_INPUTS, hidden.0, seed ^ 1);
     Ok(Evaluator::new(
-        Net::random(CONTACT_INPUTS, hidden.0, seed ^ 1),
+        contact.clone(),
+        contact,
         Net::random(RACE_INPUTS, hidden.1, seed ^ 2),
     ))
 }
@@ -387,6 +390,7 @@ mod tests {
         let mk = || {
             Evaluator::new(
                 Net::random(CONTACT_INPUTS, 16, 1),
+                Net::random(CONTACT_INPUTS, 16, 3),
                 Net::random(RACE_INPUTS, 8, 2),
             )
         };

@@ -27,7 +27,7 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             player: Kind::default(),
-            ply: 2,
+            ply: backgammon_engine::search::DEFAULT_PLY,
             movetime: 0,
             seed: 0,
             jacoby: true,
@@ -204,7 +204,7 @@ mod tests {
         assert_eq!(lines[0], "key engine.player enum net|pubeval|random net who chooses: the neural net, pubeval or a uniformly random mover");
         assert_eq!(
             lines[1],
-            "key engine.ply int 1..3 2 root-inclusive depth of checker play and cube decisions (1 = gnubg 0-ply)"
+            "key engine.ply int 1..3 3 root-inclusive depth of checker play and cube decisions (1 = gnubg 0-ply)"
         );
         assert!(lines[2].starts_with("key engine.movetime int 0..3600000 0 "));
         assert!(lines[3].starts_with("key engine.seed int 0..4294967295 0 ! "));

@@ -7,7 +7,7 @@ use crate::keys::Settings;
 use crate::parse::{parse_command, ErrorCode};
 use backgammon_engine::player::{cube_state, NetSettings};
 use backgammon_engine::rollout;
-use backgammon_engine::search::Searcher;
+use backgammon_engine::search::{Searcher, FILTERS, MAX_PLY};
 use backgammon_engine::Player;
 use backgammon_rules::{
     draw_board, parse_position, win_kind, Board, CubeOwner, Dice, GameState, MatchState, Side, Xgid,
@@ -369,27 +369,40 @@ fn ranked(
                 let p = s.after_value(&list.boards()[i], depth);
                 (i, backgammon_engine::equity(&p))
             };
-            let mut scored: Vec<(usize, f32)> = (0..list.len())
-                .map(|i| score(&mut searcher, i, 0))
+            // (move, equity, plies it was judged at)
+            let mut scored: Vec<(usize, f32, u8)> = (0..list.len())
+                .map(|i| (i, score(&mut searcher, i, 0).1, 1))
                 .collect();
-            let best_first = |v: &mut Vec<(usize, f32)>| {
+            let best_first = |v: &mut [(usize, f32, u8)]| {
                 v.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)))
             };
             best_first(&mut scored);
             scored.truncate(count as usize);
-            if plies > 1 {
-                scored = scored
-                    .iter()
-                    .map(|&(i, _)| score(&mut searcher, i, plies - 1))
-                    .collect();
-                best_first(&mut scored);
+            // Every candidate at 2 plies; deeper, only those the search
+            // itself deepens (its move filter on the level below), listed
+            // first: 32 candidates at 3 plies would take seconds.
+            let mut deep = scored.len();
+            for depth in 2..=plies.min(MAX_PLY) {
+                if depth > 2 {
+                    let f = FILTERS[(depth - 2) as usize];
+                    let best = scored[0].1;
+                    deep = scored[..deep]
+                        .iter()
+                        .take(f.keep)
+                        .take_while(|s| s.1 >= best - f.margin)
+                        .count();
+                }
+                for s in &mut scored[..deep] {
+                    *s = (s.0, score(&mut searcher, s.0, depth - 1).1, depth);
+                }
+                best_first(&mut scored[..deep]);
             }
             scored
                 .iter()
                 .enumerate()
-                .map(|(r, &(i, e))| {
+                .map(|(r, &(i, e, ply))| {
                     let m = board.move_steps_text(&list.moves()[i], false);
-                    format!("info rank {} ply {plies} equity {e:.4} move {m}", r + 1)
+                    format!("info rank {} ply {ply} equity {e:.4} move {m}", r + 1)
                 })
                 .collect()
         }
@@ -613,7 +626,8 @@ mod tests {
         (setup, Some(dice.parse().unwrap()))
     }
 
-    /// `(equity, move)` of each `info rank` line, checking its form.
+    /// `(equity, move)` of each `info rank` line, checking its form (and
+    /// that it was judged at `plies`).
     fn ranks(lines: &[String], plies: u8) -> Vec<(f32, String)> {
         lines
             .iter()
@@ -625,6 +639,22 @@ mod tests {
                 (e.parse().unwrap(), m.to_string())
             })
             .collect()
+    }
+
+    #[test]
+    fn at_three_plies_only_the_moves_the_search_deepens_are_judged_so_deep() {
+        let mut player = net(3);
+        for dice in ["31", "64", "55"] {
+            let ask = opening(dice);
+            let lines = ranked(&mut player, Decision::Chequer, ask, 32);
+            let plies: Vec<&str> = lines.iter().map(|l| l.split(' ').nth(4).unwrap()).collect();
+            let deep = plies.iter().take_while(|&&p| p == "3").count();
+            assert!((1..=FILTERS[1].keep).contains(&deep), "{lines:?}");
+            assert!(plies[deep..].iter().all(|&p| p == "2"), "{lines:?}");
+            let best = ranks(&lines[..1], 3)[0].1.clone();
+            let answer = decide(&mut player, Decision::Chequer, ask);
+            assert_eq!(answer, [format!("bestmove {best}")], "{lines:?}");
+        }
     }
 
     #[test]

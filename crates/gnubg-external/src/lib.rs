@@ -36,7 +36,7 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             player: Kind::Net,
-            ply: 2,
+            ply: backgammon_engine::search::DEFAULT_PLY,
             seed: None,
             jacoby: true,
         }
