@@ -63,16 +63,6 @@ pub fn gen0() -> &'static Evaluator {
     })
 }
 
-/// Writes the nets as a run directory [`load_nets`] reads (each file
-/// atomically), creating the directory.
-pub fn save_nets(dir: &Path, e: &Evaluator) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir)?;
-    for (file, net) in NET_FILES.iter().zip(e.nets()) {
-        crate::train::write_atomic(&dir.join(file), &net.to_bytes())?;
-    }
-    Ok(())
-}
-
 /// A player name that names no player.
 #[derive(Debug, thiserror::Error)]
 pub enum PlayerError {

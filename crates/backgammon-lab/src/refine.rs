@@ -159,7 +159,7 @@ fn read_nets(dir: &Path) -> Option<Evaluator> {
 }
 
 fn save_nets(dir: &Path, e: &Evaluator) -> Result<(), RefineError> {
-    crate::players::save_nets(dir, e).map_err(io_at(dir))
+    crate::train::save_nets(dir, e).map_err(io_at(dir))
 }
 
 /// Runs (or resumes) a refinement; returns the last round's nets.

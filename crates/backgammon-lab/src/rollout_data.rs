@@ -597,7 +597,7 @@ pub fn fit(
 /// Saves nets as a run directory (`contact.net`, `crashed.net`,
 /// `race.net`) that `net:DIR` players and `--from` read.
 pub fn save_nets(dir: &Path, e: &Evaluator) -> Result<(), DataError> {
-    crate::players::save_nets(dir, e).map_err(io_at(dir))
+    crate::train::save_nets(dir, e).map_err(io_at(dir))
 }
 
 #[cfg(test)]
