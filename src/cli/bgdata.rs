@@ -4,7 +4,6 @@
 
 use super::bgerror::BackgammonError;
 use backgammon_engine::eval::Evaluator;
-use backgammon_engine::net::{NetError, LANES, MAX_HIDDEN};
 use backgammon_lab::players::load_nets;
 use backgammon_lab::rollout_data::{self, DataSettings, Shard};
 use std::io::Write;
@@ -216,10 +215,7 @@ fn fit(a: FitArgs, out: &mut impl Write) -> Result<(), BackgammonError> {
         (&mut eval.crashed, a.crashed_hidden, 0xC4A5),
     ] {
         if let Some(h) = hidden {
-            if h < net.hidden() || !h.is_multiple_of(LANES) || h > MAX_HIDDEN {
-                return Err(NetError::Hidden(h).into());
-            }
-            *net = net.widened(h, seed);
+            *net = net.widened(h, seed)?;
         }
     }
     let (mut train, mut test) = (Vec::new(), Vec::new());

@@ -30,6 +30,6 @@ pub enum BackgammonError {
     Benchmark(#[from] backgammon_lab::benchmark::BenchmarkError),
     #[error(transparent)]
     RolloutData(#[from] backgammon_lab::rollout_data::DataError),
-    #[error("--race-hidden/--crashed-hidden: {0} (and no fewer than the net has)")]
+    #[error("--race-hidden/--crashed-hidden: {0}")]
     Hidden(#[from] backgammon_engine::net::NetError),
 }

@@ -47,14 +47,6 @@ pub enum Class {
     Bearoff,
 }
 
-impl Class {
-    /// Contact or crashed: checkers can still meet.
-    #[inline]
-    pub fn is_contact(self) -> bool {
-        matches!(self, Class::Contact | Class::Crashed)
-    }
-}
-
 /// The class of a position.
 #[inline]
 pub fn classify(board: &Board) -> Class {
@@ -186,6 +178,17 @@ impl Evaluator {
     }
 
     /// The net that evaluates positions of `class` (none for bear-offs).
+    #[inline]
+    pub fn net(&self, class: Class) -> Option<&Net> {
+        match class {
+            Class::Contact => Some(&self.contact),
+            Class::Crashed => Some(&self.crashed),
+            Class::Race => Some(&self.race),
+            Class::Bearoff => None,
+        }
+    }
+
+    /// [`Evaluator::net`], to train it.
     pub fn net_mut(&mut self, class: Class) -> Option<&mut Net> {
         match class {
             Class::Contact => Some(&mut self.contact),
@@ -204,23 +207,13 @@ impl Evaluator {
     /// must not be over.
     #[inline]
     pub fn evaluate(&self, board: &Board) -> Probs {
-        match classify(board) {
-            Class::Contact => {
+        let class = classify(board);
+        match self.net(class) {
+            Some(net) => {
                 let mut x = [0.0f32; CONTACT_INPUTS];
-                contact_inputs(board, &mut x);
-                sane(self.contact.forward(&x))
+                sane(net.forward(net_inputs(class, board, &mut x)))
             }
-            Class::Crashed => {
-                let mut x = [0.0f32; CONTACT_INPUTS];
-                contact_inputs(board, &mut x);
-                sane(self.crashed.forward(&x))
-            }
-            Class::Race => {
-                let mut x = [0.0f32; RACE_INPUTS];
-                race_inputs(board, &mut x);
-                sane(self.race.forward(&x))
-            }
-            Class::Bearoff => Bearoff::get().probs(board),
+            None => Bearoff::get().probs(board),
         }
     }
 

@@ -47,6 +47,8 @@ pub enum NetError {
     Short,
     #[error("{0} hidden units: expected a positive multiple of 8 up to 512")]
     Hidden(usize),
+    #[error("{hidden} hidden units: the net has {has} already")]
+    Narrower { hidden: usize, has: usize },
     #[error("{0} outputs: expected 5")]
     Outputs(usize),
     #[error("{found} inputs, expected {expected}")]
@@ -73,6 +75,14 @@ pub fn exp_approx(x: f32) -> f32 {
 #[inline(always)]
 pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + exp_approx(-x))
+}
+
+/// Refuses a hidden layer the evaluation's buffers and lanes cannot hold.
+pub fn check_hidden(hidden: usize) -> Result<(), NetError> {
+    if hidden == 0 || !hidden.is_multiple_of(LANES) || hidden > MAX_HIDDEN {
+        return Err(NetError::Hidden(hidden));
+    }
+    Ok(())
 }
 
 /// The hidden activations of one evaluation (a stack buffer).
@@ -103,8 +113,12 @@ impl Net {
     /// The same function with `hidden` units: the new units get small
     /// random input weights from `seed` and no weight to the outputs, so
     /// the net answers as before until training gives them a part.
-    pub fn widened(&self, hidden: usize, seed: u64) -> Net {
-        assert!(hidden >= self.hidden && hidden.is_multiple_of(LANES) && hidden <= MAX_HIDDEN);
+    pub fn widened(&self, hidden: usize, seed: u64) -> Result<Net, NetError> {
+        check_hidden(hidden)?;
+        if hidden < self.hidden {
+            let has = self.hidden;
+            return Err(NetError::Narrower { hidden, has });
+        }
         let fresh = Net::random(self.inputs, hidden, seed);
         let (old, extra) = (self.hidden, hidden - self.hidden);
         let mut w1 = Vec::with_capacity(self.inputs * hidden);
@@ -119,14 +133,14 @@ impl Net {
         }
         let mut b1 = self.b1.clone();
         b1.resize(hidden, 0.0);
-        Net {
+        Ok(Net {
             inputs: self.inputs,
             hidden,
             w1,
             b1,
             w2,
             b2: self.b2,
-        }
+        })
     }
 
     /// Inputs the net reads.
@@ -268,9 +282,7 @@ impl Net {
                 expected: inputs,
             });
         }
-        if hidden == 0 || !hidden.is_multiple_of(LANES) || hidden > MAX_HIDDEN {
-            return Err(NetError::Hidden(hidden));
-        }
+        check_hidden(hidden)?;
         if outputs != OUTPUTS {
             return Err(NetError::Outputs(outputs));
         }
@@ -343,7 +355,12 @@ mod tests {
     #[test]
     fn a_widened_net_answers_as_before_and_then_learns_with_its_new_units() {
         let net = Net::random(12, 16, 5);
-        let mut wide = net.widened(32, 9);
+        assert_eq!(
+            net.widened(8, 9),
+            Err(NetError::Narrower { hidden: 8, has: 16 })
+        );
+        assert_eq!(net.widened(36, 9), Err(NetError::Hidden(36)));
+        let mut wide = net.widened(32, 9).unwrap();
         assert_eq!(wide.hidden(), 32);
         let x: Vec<f32> = (0..12).map(|i| (i % 4) as f32 * 0.3).collect();
         let (a, b) = (net.forward(&x), wide.forward(&x));

@@ -13,7 +13,7 @@
 use crate::duel::{duel, PubevalChooser};
 use backgammon_engine::eval::{classify, flip, net_inputs, Class, Evaluator, Probs, NET_FILES};
 use backgammon_engine::features::{CONTACT_INPUTS, RACE_INPUTS};
-use backgammon_engine::net::{Net, NetError, LANES, MAX_HIDDEN};
+use backgammon_engine::net::{check_hidden, Net, NetError};
 use backgammon_engine::pubeval::Pubeval;
 use backgammon_rules::{Board, Dice, MoveList, RollDice, Side, SplitMix};
 use std::io::{self, Write};
@@ -331,10 +331,7 @@ pub fn run(cfg: &TrainConfig, log: &mut impl Write) -> Result<State, TrainError>
 /// [`Net::random`]).
 fn fresh_nets(hidden: (usize, usize), seed: u64) -> Result<Evaluator, TrainError> {
     for (net, h) in [("contact", hidden.0), ("race", hidden.1)] {
-        if h == 0 || !h.is_multiple_of(LANES) || h > MAX_HIDDEN {
-            let source = NetError::Hidden(h);
-            return Err(TrainError::Hidden { net, source });
-        }
+        check_hidden(h).map_err(|source| TrainError::Hidden { net, source })?;
     }
     // The crashed net starts as the contact net: crashed positions are
     // contact positions of one kind.
