@@ -42,6 +42,12 @@ pub struct Cli {
     /// openings of `tune`, `selfplay` and `match` (default there: 1).
     #[arg(long, global = true)]
     pub seed: Option<u64>,
+    /// Backgammon: play with the nets of this directory (contact.net,
+    /// race.net and crashed.net, as `backgammon rollout-data fit` and
+    /// `backgammon train` write them) instead of the shipped ones; given
+    /// before the subcommand (`grasshopper --nets DIR external ...`).
+    #[arg(long, value_name = "DIR")]
+    pub nets: Option<PathBuf>,
 }
 
 /// The subcommands.
@@ -191,6 +197,13 @@ fn parse_shard(s: &str) -> Result<(usize, usize), ArgError> {
     (1 <= i && i <= k).then_some((i, k)).ok_or_else(bad)
 }
 
+/// `--nets DIR`: the nets every backgammon player of this process uses.
+fn use_nets(dir: &std::path::Path) -> Result<(), CliError> {
+    let bad = |e: &dyn std::fmt::Display| CliError::Usage(format!("--nets {}: {e}", dir.display()));
+    let eval = backgammon_engine::Evaluator::read_dir(dir).map_err(|e| bad(&e))?;
+    backgammon_engine::player::use_nets(eval).map_err(|e| bad(&e))
+}
+
 /// The given position, or the start position with `checkers` per player.
 fn position_or_start(fen: Option<Position>, checkers: u8) -> Position {
     fen.unwrap_or_else(|| Position::start(checkers).expect("checked by clap"))
@@ -230,6 +243,9 @@ pub enum CliError {
 
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> Result<(), CliError> {
+    if let Some(dir) = &cli.nets {
+        use_nets(dir)?;
+    }
     let Some(command) = cli.command else {
         return Ok(daemon::run(cli.player, cli.seed)?);
     };

@@ -6,6 +6,7 @@
 
 mod backgammon_cli;
 mod backgammon_match;
+mod backgammon_nets;
 mod compliance;
 mod compliance_foreign;
 mod compliance_ubgi;

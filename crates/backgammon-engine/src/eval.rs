@@ -7,6 +7,7 @@ use crate::features::{contact_inputs, race_inputs, CONTACT_INPUTS, RACE_INPUTS};
 use crate::net::{Net, NetError};
 use crate::pubeval::is_race;
 use backgammon_rules::{win_kind, Board, Dice, MoveList, Side, WinKind};
+use std::path::{Path, PathBuf};
 
 /// Chances of one side: win, win a gammon (backgammons included), win a
 /// backgammon, lose a gammon (backgammons included), lose a backgammon.
@@ -119,6 +120,20 @@ pub struct Evaluator {
 /// order: the one home of these names.
 pub const NET_FILES: [&str; 3] = ["contact.net", "crashed.net", "race.net"];
 
+/// Nets of a directory that cannot be used ([`Evaluator::read_dir`]).
+#[derive(Debug, thiserror::Error)]
+pub enum NetsError {
+    /// `contact.net` or `race.net` cannot be read.
+    #[error("{}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// The files are not nets of the evaluation.
+    #[error("{}: {source}", dir.display())]
+    Bad { dir: PathBuf, source: NetError },
+}
+
 /// The nets shipped in `data/`, compiled into the binary.
 static CONTACT_NET: &[u8] = include_bytes!("../data/contact.net");
 static CRASHED_NET: &[u8] = include_bytes!("../data/crashed.net");
@@ -170,6 +185,32 @@ impl Evaluator {
             crashed,
             Net::from_bytes(race, RACE_INPUTS)?,
         ))
+    }
+
+    /// Reads the nets of a nets directory ([`NET_FILES`]: `contact.net`,
+    /// `race.net` and, if there, `crashed.net`: without it the contact net
+    /// judges crashed positions, as before there was one).
+    pub fn read_dir(dir: &Path) -> Result<Evaluator, NetsError> {
+        let read = |f: &str| {
+            let path = dir.join(f);
+            std::fs::read(&path).map_err(|source| NetsError::Read { path, source })
+        };
+        let [contact, crashed, race] = NET_FILES;
+        let crashed = match read(crashed) {
+            Ok(bytes) => Some(bytes),
+            Err(NetsError::Read { source, .. })
+                if source.kind() == std::io::ErrorKind::NotFound =>
+            {
+                None
+            }
+            Err(e) => return Err(e),
+        };
+        Evaluator::from_bytes(&read(contact)?, crashed.as_deref(), &read(race)?).map_err(|source| {
+            NetsError::Bad {
+                dir: dir.to_path_buf(),
+                source,
+            }
+        })
     }
 
     /// The nets in [`NET_FILES`]' order.

@@ -55,17 +55,32 @@ impl FromStr for Kind {
     }
 }
 
-/// The shipped nets, read once per process.
-pub fn shipped() -> &'static Evaluator {
-    static EVAL: OnceLock<Evaluator> = OnceLock::new();
+/// The nets the players of this process use, set once.
+static EVAL: OnceLock<Evaluator> = OnceLock::new();
+
+/// The nets of this process: the shipped ones, or those [`use_nets`] gave
+/// before the first call.
+pub fn nets() -> &'static Evaluator {
     EVAL.get_or_init(Evaluator::shipped)
+}
+
+/// The nets were already in use when [`use_nets`] was called.
+#[derive(Debug, thiserror::Error)]
+#[error("the nets are already in use: set them before the first evaluation")]
+pub struct NetsInUse;
+
+/// Makes `eval` the nets of this process's players (the command line's
+/// `--nets DIR`, to play nets of one's own training); only before
+/// [`nets`] is first called.
+pub fn use_nets(eval: Evaluator) -> Result<(), NetsInUse> {
+    EVAL.set(eval).map_err(|_| NetsInUse)
 }
 
 /// Builds what the players share (the nets, the bear-off tables) now rather
 /// than at the first decision: for `isready`, so that `ubgi` is answered at
 /// once and the first move's time is not spent on it.
 pub fn prepare() {
-    shipped().bearoff();
+    nets().bearoff();
 }
 
 /// How the net player searches.
@@ -117,7 +132,7 @@ impl Player {
                 plies: net.plies.clamp(1, MAX_PLY),
                 ..net
             },
-            searcher: Searcher::new(shipped()),
+            searcher: Searcher::new(nets()),
             moves: Box::default(),
             last: None,
         }

@@ -4,7 +4,7 @@
 
 use backgammon_engine::cube::CubeState;
 use backgammon_engine::eval::equity;
-use backgammon_engine::player::shipped;
+use backgammon_engine::player::nets;
 use backgammon_engine::rollout::{rollout, CheckpointFile, Progress, Settings, Target};
 use backgammon_rules::{Board, Dice};
 
@@ -17,7 +17,7 @@ fn target(board: Board, dice: Option<Dice>) -> Target {
 }
 
 fn run(t: &Target, s: &Settings) -> Progress {
-    rollout(shipped(), t, s, None, |_| true).expect("rolls out")
+    rollout(nets(), t, s, None, |_| true).expect("rolls out")
 }
 
 #[test]
@@ -77,10 +77,10 @@ fn a_killed_rollout_resumes_to_the_uninterrupted_result() {
     };
     let whole = run(&t, &s);
     // Stop after 20 trials (as a kill after the second save would).
-    let cut = rollout(shipped(), &t, &s, Some(&file), |p| p.done < 20).unwrap();
+    let cut = rollout(nets(), &t, &s, Some(&file), |p| p.done < 20).unwrap();
     assert_eq!(cut.done, 20);
     let mut first_seen = None;
-    let resumed = rollout(shipped(), &t, &s, Some(&file), |p| {
+    let resumed = rollout(nets(), &t, &s, Some(&file), |p| {
         first_seen.get_or_insert(p.done);
         true
     })
@@ -89,7 +89,7 @@ fn a_killed_rollout_resumes_to_the_uninterrupted_result() {
     assert_eq!(resumed, whole);
     // A checkpoint of another rollout is refused, naming what it holds.
     let other = Settings { seed: 9, ..s };
-    let e = rollout(shipped(), &t, &other, Some(&file), |_| true).unwrap_err();
+    let e = rollout(nets(), &t, &other, Some(&file), |_| true).unwrap_err();
     assert!(e.to_string().contains("another rollout"), "{e}");
 }
 
@@ -102,7 +102,7 @@ fn a_bear_off_rolled_out_matches_the_database() {
     let mut them = [0u8; 25];
     them[..6].copy_from_slice(&[2, 2, 2, 0, 0, 0]);
     let b = Board::from_counts(&me, &them).unwrap();
-    let db = equity(&shipped().evaluate(&b)) as f64;
+    let db = equity(&nets().evaluate(&b)) as f64;
     let s = Settings {
         trials: 1296,
         bearoff: false,

@@ -712,7 +712,7 @@ pub fn score(a: &ScoreSettings, out: &mut impl Write) -> Result<(), BenchmarkErr
     };
     let nets = match &a.nets {
         Some(dir) => crate::players::load_nets(dir)?,
-        None => backgammon_engine::player::shipped().clone(),
+        None => backgammon_engine::player::nets().clone(),
     };
     let mut searcher = Searcher::new(&nets);
     let mut moves = Box::<MoveList>::default();

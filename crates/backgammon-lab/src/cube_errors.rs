@@ -243,7 +243,7 @@ fn chance_bias(
     judged: &[Judged],
     keep: &[usize],
 ) -> Result<(), CubeErrorsError> {
-    let eval = player::shipped();
+    let eval = player::nets();
     writeln!(
         out,
         "our 1-ply chances less gnubg 0-ply's (mean, points of %): win, gammon win, gammon loss"
@@ -391,7 +391,7 @@ fn stat(errors: &[f64]) -> String {
 /// every third, alternately with the cube centred and owned by the player
 /// on roll at 2, up to `n`.
 fn self_play_positions(seed: u64, n: usize) -> Vec<(Board, CubeState)> {
-    let eval = player::shipped();
+    let eval = player::nets();
     let mut out = Vec::new();
     let mut games = (n as u32 / 10).max(1);
     while out.len() < n {

@@ -120,7 +120,7 @@ pub fn run(a: &ErrorsSettings, out: &mut impl Write) -> Result<(), ErrorsError> 
 /// Positions with a roll that leaves a choice: every 5th position of
 /// seeded self-play games, each with a fresh roll.
 fn self_play_rolls(a: &ErrorsSettings) -> Vec<(Board, Dice)> {
-    let eval = backgammon_engine::player::shipped();
+    let eval = backgammon_engine::player::nets();
     let mut rng = SplitMix::new(a.seed ^ 0x5eed);
     let mut moves = Box::<MoveList>::default();
     let mut out = Vec::new();
@@ -179,7 +179,7 @@ fn record_rolls(path: &Path, n: usize) -> Result<Vec<(Board, Dice)>, ErrorsError
 
 /// Each position's legal moves and our choices among them.
 fn cases(a: &ErrorsSettings, rolls: &[(Board, Dice)]) -> Vec<Case> {
-    let mut searcher = Searcher::new(backgammon_engine::player::shipped());
+    let mut searcher = Searcher::new(backgammon_engine::player::nets());
     let mut moves = Box::<MoveList>::default();
     rolls
         .iter()

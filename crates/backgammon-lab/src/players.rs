@@ -4,50 +4,18 @@
 
 use crate::duel::{duel, Chooser, DuelResult, PubevalChooser, RandomChooser};
 use crate::train::cpu_seconds;
-use backgammon_engine::eval::NET_FILES;
-use backgammon_engine::net::NetError;
 use backgammon_engine::search::Searcher;
 use backgammon_engine::{Evaluator, Pubeval};
 use backgammon_rules::{Board, Dice, MoveList, SplitMix};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::str::FromStr;
 
-/// Nets of a run directory that cannot be used.
-#[derive(Debug, thiserror::Error)]
-pub enum NetsError {
-    /// `contact.net` or `race.net` cannot be read.
-    #[error("{}: {source}", path.display())]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    /// The files are not nets of the evaluation.
-    #[error("{}: {source}", dir.display())]
-    Bad { dir: PathBuf, source: NetError },
-}
+/// Nets of a run directory that cannot be used (the engine's: one home).
+pub use backgammon_engine::eval::NetsError;
 
-/// Reads the nets of a run directory (`contact.net`, `race.net` and, if
-/// there, `crashed.net`: without it the contact net judges crashed
-/// positions, as before there was one).
+/// Reads the nets of a run directory ([`Evaluator::read_dir`]).
 pub fn load_nets(dir: &Path) -> Result<Evaluator, NetsError> {
-    let read = |f: &str| {
-        let path = dir.join(f);
-        std::fs::read(&path).map_err(|source| NetsError::Read { path, source })
-    };
-    let [contact, crashed, race] = NET_FILES;
-    let crashed = match read(crashed) {
-        Ok(bytes) => Some(bytes),
-        Err(NetsError::Read { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
-            None
-        }
-        Err(e) => return Err(e),
-    };
-    Evaluator::from_bytes(&read(contact)?, crashed.as_deref(), &read(race)?).map_err(|source| {
-        NetsError::Bad {
-            dir: dir.to_path_buf(),
-            source,
-        }
-    })
+    Evaluator::read_dir(dir)
 }
 
 /// The nets of generation 0 (the TD-trained nets shipped until 2026-12-02,

@@ -4,7 +4,7 @@
 //! (candidates best first); progress lines go to a callback (stderr).
 
 use backgammon_engine::cube;
-use backgammon_engine::player::{cube_state, efficiency, shipped};
+use backgammon_engine::player::{cube_state, efficiency, nets};
 use backgammon_engine::rollout::{
     rollout, CheckpointFile, Outcome, Progress, RolloutError, Settings, Target,
 };
@@ -179,7 +179,7 @@ pub fn run(
         path,
         every: 36 * req.settings.threads.max(1) as u32,
     });
-    let result = rollout(shipped(), &target, &req.settings, file.as_ref(), |p| {
+    let result = rollout(nets(), &target, &req.settings, file.as_ref(), |p| {
         progress(&progress_line(&target, p));
         true
     })?;

@@ -13,7 +13,7 @@ use crate::gnubg::{self, GnubgError, Job, CLASSIFY, ROLLOUT};
 use crate::selfplay;
 use backgammon_engine::cube::CubeState;
 use backgammon_engine::eval::{classify, Class};
-use backgammon_engine::player::shipped;
+use backgammon_engine::player::nets;
 use backgammon_engine::rollout::{rollout, RolloutError, Settings, Target};
 use backgammon_rules::{Board, SplitMix};
 use cpu_time::ProcessTime;
@@ -77,7 +77,7 @@ type Rolled = (Vec<(f64, f64)>, Vec<f64>);
 /// Distinct non-bear-off positions of seeded self-play, shuffled.
 fn sample(games: u32, seed: u64) -> Vec<Board> {
     let mut seen = std::collections::HashSet::new();
-    let mut v: Vec<Board> = selfplay::positions(shipped(), games, seed)
+    let mut v: Vec<Board> = selfplay::positions(nets(), games, seed)
         .into_iter()
         .filter(|b| classify(b) != Class::Bearoff && seen.insert(b.key()))
         .collect();
@@ -233,7 +233,7 @@ fn our_rollouts(
             dice: None,
             cube: CubeState::money(true),
         };
-        let r = rollout(shipped(), &target, &settings, None, |_| true)?;
+        let r = rollout(nets(), &target, &settings, None, |_| true)?;
         let o = &r.outcomes[0];
         out.push((o.cubeless, o.cubeless_error));
         seconds.push(start.elapsed().as_secs_f64());

@@ -363,7 +363,7 @@ fn ranked(
     match (decision, dice) {
         (Decision::Chequer, Some(dice)) => {
             let plies = player.net_settings().plies;
-            let mut searcher = Searcher::new(backgammon_engine::player::shipped());
+            let mut searcher = Searcher::new(backgammon_engine::player::nets());
             let list = board.legal_moves(dice);
             let score = |s: &mut Searcher, i: usize, depth: u8| {
                 let p = s.after_value(&list.boards()[i], depth);
@@ -453,7 +453,7 @@ fn rollout_lines(
         });
         v
     };
-    let eval = backgammon_engine::player::shipped();
+    let eval = backgammon_engine::player::nets();
     let result = rollout::rollout(eval, target, settings, None, |p| {
         let best = &ranked(p)[0];
         let _ = out.line(&format!(

@@ -1,0 +1,86 @@
+//! `grasshopper --nets DIR`: the daemon plays the nets of a directory (one's
+//! own training) instead of the shipped ones; a directory without nets is
+//! refused at the start, naming the file.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use testkit::transcript::Engine;
+
+/// The 1-ply equity line of the only move of a race position (6-5 to bear
+/// two checkers off) as the daemon started with `args` reports it.
+fn race_equity(args: &[&str]) -> String {
+    let mut e = Engine::start(crate::BIN, args);
+    e.send("ubgi");
+    e.recv_until(|l| l == "ubgiok");
+    e.send("set engine.ply 1");
+    e.send("position gnubgid 326BAQC7AAAAAA");
+    e.send("dice 6 5");
+    e.send("go chequer candidates 2");
+    let lines = e.recv_until(|l| l.starts_with("bestmove "));
+    lines
+        .into_iter()
+        .find(|l| l.starts_with("info rank 1 "))
+        .expect("a ranked candidate")
+}
+
+/// A nets directory holding copies of `files` from `from`.
+fn nets_dir(name: &str, from: &Path, files: &[&str]) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("backgammon_nets")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for f in files {
+        std::fs::copy(from.join(f), dir.join(f)).unwrap();
+    }
+    dir
+}
+
+fn repo(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+#[test]
+fn the_daemon_plays_the_nets_it_is_given() {
+    let shipped = repo("crates/backgammon-engine/data");
+    let gen0 = repo("crates/backgammon-lab/data/nets/gen0");
+    let all = ["contact.net", "crashed.net", "race.net"];
+    let same = nets_dir("same", &shipped, &all);
+    let old = nets_dir("gen0", &gen0, &["contact.net", "race.net"]);
+    let plain = race_equity(&[]);
+    // The shipped nets from a directory: the same answer, bit for bit.
+    assert_eq!(race_equity(&["--nets", same.to_str().unwrap()]), plain);
+    // Generation 0's race net judges the race otherwise.
+    let other = race_equity(&["--nets", old.to_str().unwrap()]);
+    assert_ne!(other, plain);
+    assert!(other.ends_with(" move 3/off 2/off"), "{other}");
+}
+
+#[test]
+fn a_directory_without_nets_is_refused_naming_the_file() {
+    let empty = nets_dir("empty", Path::new("."), &[]);
+    let out = Command::new(crate::BIN)
+        .args(["--nets", empty.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--nets ") && err.contains("contact.net"),
+        "{err}"
+    );
+    // A file that is not a net: refused as such.
+    let bad = nets_dir(
+        "bad",
+        &repo("crates/backgammon-lab/data/nets/gen0"),
+        &["race.net"],
+    );
+    std::fs::write(bad.join("contact.net"), b"not a net at all, really").unwrap();
+    let out = Command::new(crate::BIN)
+        .args(["--nets", bad.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(bad.to_str().unwrap()), "{err}");
+}
