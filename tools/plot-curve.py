@@ -4,6 +4,12 @@ ci95, cpu_seconds) as an SVG, and as a PNG through headless Chromium.
 
     python3 tools/plot-curve.py CURVE.csv OUT.png [--title TEXT]
 
+With --generations, the curve across generations of nets instead (CSV
+columns generation, label, pubeval_ppg, pubeval_ci, gnubg0_ppg, gnubg0_ci:
+the 1-ply net against pubeval and against GNU Backgammon 0-ply):
+
+    python3 tools/plot-curve.py --generations GENERATIONS.csv OUT.png
+
 No plotting library needed: the SVG is written here, Chromium renders it."""
 import csv, os, shutil, subprocess, sys, tempfile
 
@@ -18,13 +24,61 @@ def main():
         i = args.index("--title")
         title = args[i + 1]
         del args[i:i + 2]
+    if "--generations" in args:
+        args.remove("--generations")
+        src, out = args
+        rows = list(csv.DictReader(open(src)))
+        write(draw_generations(rows), out)
+        return
     src, out = args
     rows = [(int(r["games"]), float(r["ppg"]), float(r["ci95"]), float(r["cpu_seconds"]))
             for r in csv.DictReader(open(src))]
-    svg = draw(rows, title)
+    write(draw(rows, title), out)
+
+
+def write(svg, out):
     svg_path = os.path.splitext(out)[0] + ".svg"
     open(svg_path, "w").write(svg)
     render(svg_path, out)
+
+
+def draw_generations(rows):
+    """Two series over the generations, each point with its 95% interval."""
+    n = len(rows)
+    ymin, ymax = -0.4, 0.8
+    x = lambda i: L + (W - L - R) * (i + 0.5) / n
+    y = lambda v: T + (H - T - B) * (ymax - v) / (ymax - ymin)
+    s = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" '
+         f'font-family="DejaVu Sans, sans-serif" font-size="13">',
+         f'<rect width="{W}" height="{H}" fill="white"/>',
+         f'<text x="{W / 2}" y="28" text-anchor="middle" font-size="15">'
+         f'Nets by generation, 1-ply, cubeless money: points per game (95% interval)</text>']
+    v = ymin
+    while v <= ymax + 1e-9:
+        colour = "#888" if abs(v) < 1e-9 else "#ddd"
+        s.append(f'<line x1="{L}" x2="{W - R}" y1="{y(v)}" y2="{y(v)}" stroke="{colour}"/>')
+        s.append(f'<text x="{L - 8}" y="{y(v) + 4}" text-anchor="end">{v:+.1f}</text>')
+        v = round(v + 0.2, 6)
+    for i, r in enumerate(rows):
+        s.append(f'<text x="{x(i)}" y="{H - B + 18}" text-anchor="middle">gen {r["generation"]}</text>')
+        s.append(f'<text x="{x(i)}" y="{H - B + 34}" text-anchor="middle" font-size="11">{r["label"]}</text>')
+    series = [("pubeval", "against pubeval", "#1f5fa8"), ("gnubg0", "against GNU Backgammon 0-ply", "#c33")]
+    for k, (key, name, colour) in enumerate(series):
+        pts = [(i, float(r[key + "_ppg"]), float(r[key + "_ci"]))
+               for i, r in enumerate(rows) if r[key + "_ppg"]]
+        for i, p, ci in pts:
+            s.append(f'<line x1="{x(i)}" x2="{x(i)}" y1="{y(p - ci)}" y2="{y(p + ci)}" '
+                     f'stroke="{colour}" stroke-width="2" opacity="0.5"/>')
+            s.append(f'<circle cx="{x(i):.1f}" cy="{y(p):.1f}" r="4" fill="{colour}"/>')
+            s.append(f'<text x="{x(i) + 8:.1f}" y="{y(p) - 6:.1f}" fill="{colour}">{p:+.3f}</text>')
+        line = " ".join(f"{x(i):.1f},{y(p):.1f}" for i, p, _ in pts)
+        s.append(f'<polyline points="{line}" fill="none" stroke="{colour}" stroke-width="2"/>')
+        s.append(f'<text x="{L + 10}" y="{T + 20 + 18 * k}" fill="{colour}">{name}</text>')
+    s.append(f'<text transform="translate(20,{(T + H - B) / 2}) rotate(-90)" '
+             f'text-anchor="middle">points per game</text>')
+    s.append(f'<rect x="{L}" y="{T}" width="{W - L - R}" height="{H - T - B}" fill="none" stroke="#333"/>')
+    s.append("</svg>")
+    return "\n".join(s)
 
 
 def draw(rows, title):

@@ -148,7 +148,12 @@ fn generate(a: GenerateArgs, out: &mut impl Write) -> Result<(), BackgammonError
         ply: a.ply,
         truncate: a.truncate,
         seed: a.seed,
-        class: a.class.as_deref().map(str::parse).transpose()?,
+        class: a
+            .class
+            .as_deref()
+            .map(str::parse)
+            .transpose()
+            .map_err(rollout_data::DataError::from)?,
     };
     let shard = Shard::new(a.shard, a.of)?;
     let eval = match &a.nets {

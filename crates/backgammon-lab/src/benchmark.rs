@@ -14,6 +14,7 @@
 //! a move rolled out later — a player's choice outside the candidates
 //! ([`score`] does it on the fly) — gets the dice the others had.
 
+use crate::class::{NetClass, UnknownClass};
 use crate::gnubg::{self, GnubgError, Job, CLASSIFY, JUDGE};
 use crate::players::gen0;
 use crate::selfplay;
@@ -28,51 +29,6 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-/// A position's class, as GNU Backgammon's `classifypos` has it.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Class {
-    Contact,
-    Crashed,
-    Race,
-}
-
-impl Class {
-    pub const ALL: [Class; 3] = [Class::Contact, Class::Crashed, Class::Race];
-
-    /// The class of gnubg's `classifypos` number (8 race, 9 crashed, 10
-    /// contact; bear-offs and finished games have none here).
-    pub fn from_gnubg(n: u32) -> Option<Class> {
-        match n {
-            8 => Some(Class::Race),
-            9 => Some(Class::Crashed),
-            10 => Some(Class::Contact),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for Class {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Class::Contact => "contact",
-            Class::Crashed => "crashed",
-            Class::Race => "race",
-        })
-    }
-}
-
-impl FromStr for Class {
-    type Err = BenchmarkError;
-    fn from_str(s: &str) -> Result<Class, BenchmarkError> {
-        Class::ALL
-            .into_iter()
-            .find(|c| c.to_string() == s)
-            .ok_or_else(|| {
-                BenchmarkError::Line(format!("\"{s}\": expected contact, crashed or race"))
-            })
-    }
-}
-
 /// A candidate move in GNU Backgammon's notation, with its rolled-out
 /// cubeless equity (the mover's) and standard error once rolled out.
 #[derive(Clone, Debug, PartialEq)]
@@ -86,7 +42,7 @@ pub struct Candidate {
 pub struct Entry {
     pub board: Board,
     pub dice: Dice,
-    pub class: Class,
+    pub class: NetClass,
     pub candidates: Vec<Candidate>,
 }
 
@@ -135,7 +91,9 @@ impl FromStr for Entry {
         let entry = Entry {
             board,
             dice,
-            class: class.parse()?,
+            class: class
+                .parse()
+                .map_err(|e: UnknownClass| bad(&e.to_string()))?,
             candidates,
         };
         entry
@@ -315,7 +273,10 @@ fn sample(n: usize, seed: u64) -> Vec<(Board, Dice)> {
 }
 
 /// gnubg's class of each position (None: a bear-off in gnubg's eyes).
-fn gnubg_classes(gnubg_bin: &Path, boards: &[Board]) -> Result<Vec<Option<Class>>, BenchmarkError> {
+fn gnubg_classes(
+    gnubg_bin: &Path,
+    boards: &[Board],
+) -> Result<Vec<Option<NetClass>>, BenchmarkError> {
     let ids: String = boards.iter().map(|b| b.position_id() + "\n").collect();
     let job = Job {
         inputs: vec![("BG_IDS", ids)],
@@ -325,9 +286,9 @@ fn gnubg_classes(gnubg_bin: &Path, boards: &[Board]) -> Result<Vec<Option<Class>
     let ran = gnubg::run(gnubg_bin, CLASSIFY, &job)?;
     let text = ran.outputs.into_iter().next().expect("one output");
     let text = text.map_err(|e| BenchmarkError::GnubgOutput(format!("no classes: {e}")))?;
-    let classes: Vec<Option<Class>> = text
+    let classes: Vec<Option<NetClass>> = text
         .lines()
-        .map(|l| l.trim().parse().ok().and_then(Class::from_gnubg))
+        .map(|l| l.trim().parse().ok().and_then(NetClass::from_gnubg))
         .collect();
     if classes.len() != boards.len() {
         return Err(BenchmarkError::GnubgOutput(format!(
@@ -441,7 +402,7 @@ fn make_plan(
     let rolls = sample(s.positions + s.positions / 10 + 10, s.seed);
     let boards: Vec<Board> = rolls.iter().map(|r| r.0).collect();
     let classes = gnubg_classes(gnubg_bin, &boards)?;
-    let rolls: Vec<((Board, Dice), Class)> = rolls
+    let rolls: Vec<((Board, Dice), NetClass)> = rolls
         .into_iter()
         .zip(classes)
         .filter_map(|(r, c)| Some((r, c?)))
@@ -716,7 +677,7 @@ pub fn score(a: &ScoreSettings, out: &mut impl Write) -> Result<(), BenchmarkErr
     };
     let mut searcher = Searcher::new(&nets);
     let mut moves = Box::<MoveList>::default();
-    let mut scored: Vec<(Class, Vec<Scored>)> = Vec::new();
+    let mut scored: Vec<(NetClass, Vec<Scored>)> = Vec::new();
     for (n, e) in entries.iter().enumerate() {
         let mut chosen = Vec::new();
         for c in &choosers {
@@ -752,7 +713,7 @@ pub fn score(a: &ScoreSettings, out: &mut impl Write) -> Result<(), BenchmarkErr
         "player", "class", "n", "error", "outside"
     )?;
     for (k, c) in choosers.iter().enumerate() {
-        let classes = Class::ALL.iter().map(|c| (c.to_string(), Some(*c)));
+        let classes = NetClass::ALL.iter().map(|c| (c.to_string(), Some(*c)));
         for (name, class) in classes.chain([("all".to_string(), None)]) {
             let of: Vec<Scored> = scored
                 .iter()
@@ -786,7 +747,7 @@ pub fn score(a: &ScoreSettings, out: &mut impl Write) -> Result<(), BenchmarkErr
 fn paired(
     choosers: &[Chooser],
     g: usize,
-    scored: &[(Class, Vec<Scored>)],
+    scored: &[(NetClass, Vec<Scored>)],
     out: &mut impl Write,
 ) -> Result<(), BenchmarkError> {
     writeln!(
@@ -794,7 +755,7 @@ fn paired(
         "paired: our error less gnubg 0-ply's on the same positions"
     )?;
     for (k, c) in choosers.iter().enumerate().filter(|(k, _)| *k != g) {
-        let classes = Class::ALL.iter().map(|c| (c.to_string(), Some(*c)));
+        let classes = NetClass::ALL.iter().map(|c| (c.to_string(), Some(*c)));
         for (name, class) in classes.chain([("all".to_string(), None)]) {
             let d: Vec<f64> = scored
                 .iter()
@@ -846,10 +807,11 @@ mod tests {
         let p: Entry = plan.parse().unwrap();
         assert_eq!(p.to_string(), plan);
         assert_eq!(p.candidates[0].value, None);
-        for c in Class::ALL {
-            assert_eq!(c.to_string().parse::<Class>().unwrap(), c);
-        }
-        assert!("bearoff".parse::<Class>().is_err());
+        assert!("4HPwATDgc/ABMA 52 bearoff; 13/11 13/8"
+            .parse::<Entry>()
+            .unwrap_err()
+            .to_string()
+            .contains("\"bearoff\": expected contact, crashed or race"));
         let bad = "4HPwATDgc/ABMA 52 contact; 24/18 13/11 +0.1 0.01";
         assert!(bad
             .parse::<Entry>()
@@ -909,8 +871,8 @@ mod tests {
             outside: false,
         };
         let scored = vec![
-            (Class::Race, vec![s(0.004), s(0.001)]),
-            (Class::Race, vec![s(0.002), s(0.001)]),
+            (NetClass::Race, vec![s(0.004), s(0.001)]),
+            (NetClass::Race, vec![s(0.002), s(0.001)]),
         ];
         let mut out = Vec::new();
         paired(&[Chooser::Ours(1), Chooser::Gnubg0], 1, &scored, &mut out).unwrap();

@@ -13,6 +13,7 @@
 //! judged would double: gnubg's analysis likewise counts only close or
 //! actual doubles.
 
+use crate::class::NetClass;
 use crate::gnubg::{self, GnubgError, Job};
 use crate::selfplay::positions;
 use backgammon_engine::cube::{self, CubeDecision, CubeState, Owner};
@@ -80,34 +81,6 @@ pub enum CubeErrorsError {
     Output(#[from] std::io::Error),
 }
 
-/// gnubg's class of a position, as its benchmarks split them.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum PosClass {
-    Contact,
-    Crashed,
-    /// Races and bear-offs.
-    Race,
-}
-
-impl PosClass {
-    /// From gnubg's `classifypos` (10 contact, 9 crashed, below: races).
-    fn from_gnubg(c: u8) -> PosClass {
-        match c {
-            10.. => PosClass::Contact,
-            9 => PosClass::Crashed,
-            _ => PosClass::Race,
-        }
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            PosClass::Contact => "contact",
-            PosClass::Crashed => "crashed",
-            PosClass::Race => "race",
-        }
-    }
-}
-
 /// No double, double take, double pass: equities per cube 1 for the
 /// player on roll.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -149,7 +122,9 @@ impl Verdict {
 
 /// One judged position.
 struct Judged {
-    class: PosClass,
+    /// gnubg's class; its bear-offs count as races, as its benchmarks
+    /// split them.
+    class: NetClass,
     /// gnubg 0-ply's cubeless chances.
     chances: Probs,
     zero: Verdict,
@@ -248,7 +223,7 @@ fn chance_bias(
         out,
         "our 1-ply chances less gnubg 0-ply's (mean, points of %): win, gammon win, gammon loss"
     )?;
-    for class in [PosClass::Contact, PosClass::Crashed, PosClass::Race] {
+    for class in NetClass::ALL {
         let idx: Vec<usize> = keep
             .iter()
             .copied()
@@ -269,7 +244,7 @@ fn chance_bias(
         writeln!(
             out,
             "  {:8} {:+.1} {:+.1} {:+.1} (gammon win: ours {:.1}, gnubg's {:.1})",
-            class.name(),
+            class,
             100.0 * sum[0] / n,
             100.0 * sum[1] / n,
             100.0 * sum[2] / n,
@@ -296,11 +271,11 @@ fn report(
     players: &[(String, Vec<Choice>)],
     keep: &[usize],
 ) -> Result<(), CubeErrorsError> {
-    let classes: [(&str, Option<PosClass>); 4] = [
+    let classes: [(&str, Option<NetClass>); 4] = [
         ("all", None),
-        ("contact", Some(PosClass::Contact)),
-        ("crashed", Some(PosClass::Crashed)),
-        ("race", Some(PosClass::Race)),
+        ("contact", Some(NetClass::Contact)),
+        ("crashed", Some(NetClass::Crashed)),
+        ("race", Some(NetClass::Race)),
     ];
     for (name, choices) in players {
         writeln!(out, "{name}")?;
@@ -350,14 +325,13 @@ fn report(
             .collect();
         writeln!(out, "  {verdict:15} {}", line.join("; "))?;
     }
-    let classes_seen: Vec<&str> = keep.iter().map(|&i| judged[i].class.name()).collect();
-    let count = |c: &str| classes_seen.iter().filter(|&&x| x == c).count();
+    let count = |c: NetClass| keep.iter().filter(|&&i| judged[i].class == c).count();
     writeln!(
         out,
         "positions: {} contact, {} crashed, {} race",
-        count("contact"),
-        count("crashed"),
-        count("race")
+        count(NetClass::Contact),
+        count(NetClass::Crashed),
+        count(NetClass::Race)
     )?;
     Ok(())
 }
@@ -513,7 +487,7 @@ fn parse_line(line: &str) -> Result<Judged, CubeErrorsError> {
         dp: v[k + 2],
     };
     Ok(Judged {
-        class: PosClass::from_gnubg(class),
+        class: NetClass::from_gnubg(u32::from(class)).unwrap_or(NetClass::Race),
         chances: [
             v[0] as f32,
             v[1] as f32,
@@ -564,7 +538,7 @@ mod tests {
     #[test]
     fn judge_lines_read_or_are_refused() {
         let j = parse_line("9 0.7 0.2 0.01 0.05 0.0 0.5 0.6 1 0.51 0.62 1").unwrap();
-        assert_eq!(j.class, PosClass::Crashed);
+        assert_eq!(j.class, NetClass::Crashed);
         assert_eq!(j.chances[0], 0.7);
         assert_eq!(j.judge.dt, 0.62);
         assert_eq!(j.zero.nd, 0.5);

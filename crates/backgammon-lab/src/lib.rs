@@ -6,7 +6,8 @@
 //! [`errors`], [`cube_errors`]), what `backgammon moves` and `backgammon show`
 //! print ([`report`]), `backgammon rollout`'s table ([`rollout`]), our own
 //! benchmark of rolled-out positions ([`benchmark`]), and training targets
-//! from our own rollouts ([`rollout_data`]). The command line is a thin layer
+//! from our own rollouts ([`rollout_data`]), all classing positions as
+//! GNU Backgammon does ([`class`]). The command line is a thin layer
 //! over these functions.
 //!
 //! Every random draw comes from the rules crate's seeded [`SplitMix`]
@@ -17,6 +18,7 @@
 
 pub mod bench;
 pub mod benchmark;
+pub mod class;
 pub mod cube_errors;
 pub mod duel;
 pub mod errors;

@@ -1,6 +1,6 @@
 //! `backgammon rollout-data`: training targets from our own rollouts.
 //! Positions are sampled from seeded self-play of the shipped nets, classed
-//! contact / crashed / race as GNU Backgammon classes them ([`DataClass`]),
+//! contact / crashed / race as GNU Backgammon classes them ([`NetClass`]),
 //! and each is rolled out cubeless before the roll; one [`Record`] a line.
 //!
 //! A run of `positions` is cut into `of` shards: shard `k` (from 1) holds
@@ -11,71 +11,17 @@
 //! flushes each line as its rollout ends; rerun, it keeps the complete
 //! lines (cutting a line a kill left half-written) and goes on from there.
 
+use crate::class::{NetClass, UnknownClass};
 use crate::selfplay;
 use backgammon_engine::cube::CubeState;
-use backgammon_engine::eval::{classify, Class, Evaluator};
+use backgammon_engine::eval::Evaluator;
 use backgammon_engine::rollout::{rollout, RolloutError, Settings, Target};
-use backgammon_rules::{Board, Side, SplitMix};
+use backgammon_rules::{Board, SplitMix};
 use std::collections::HashSet;
 use std::fmt;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
-
-/// GNU Backgammon's classes of a position that a net evaluates.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum DataClass {
-    Contact,
-    Crashed,
-    Race,
-}
-
-impl DataClass {
-    pub const ALL: [DataClass; 3] = [DataClass::Contact, DataClass::Crashed, DataClass::Race];
-
-    /// GNU Backgammon's number of the class (its `classifypos`).
-    pub fn gnubg_number(self) -> u32 {
-        match self {
-            DataClass::Race => 8,
-            DataClass::Crashed => 9,
-            DataClass::Contact => 10,
-        }
-    }
-}
-
-impl fmt::Display for DataClass {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            DataClass::Contact => "contact",
-            DataClass::Crashed => "crashed",
-            DataClass::Race => "race",
-        })
-    }
-}
-
-impl FromStr for DataClass {
-    type Err = DataError;
-    fn from_str(s: &str) -> Result<Self, DataError> {
-        DataClass::ALL
-            .into_iter()
-            .find(|c| c.to_string() == s)
-            .ok_or_else(|| DataError::Class(s.to_string()))
-    }
-}
-
-/// The class of a position a net evaluates (None: a bear-off, which the
-/// database answers, or a finished game).
-pub fn class_of(board: &Board) -> Option<DataClass> {
-    if board.has_won(Side::OnRoll) || board.has_won(Side::Opponent) {
-        return None;
-    }
-    match classify(board) {
-        Class::Bearoff => None,
-        Class::Race => Some(DataClass::Race),
-        Class::Crashed => Some(DataClass::Crashed),
-        Class::Contact => Some(DataClass::Contact),
-    }
-}
 
 /// What a generation run rolls out (the same for every shard).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -88,7 +34,7 @@ pub struct DataSettings {
     pub truncate: Option<u32>,
     pub seed: u64,
     /// Only positions of this class (a run of its own: another sample).
-    pub class: Option<DataClass>,
+    pub class: Option<NetClass>,
 }
 
 impl fmt::Display for DataSettings {
@@ -153,7 +99,7 @@ fn header(s: &DataSettings, shard: Shard) -> String {
 pub struct Record {
     pub index: usize,
     pub board: Board,
-    pub class: DataClass,
+    pub class: NetClass,
     pub probs: [f32; 5],
     pub equity: f64,
     pub error: f64,
@@ -220,8 +166,8 @@ pub enum DataError {
     Io { path: PathBuf, source: io::Error },
     #[error("shard {k} of {of}: expected 1 <= K <= N")]
     Shard { k: u32, of: u32 },
-    #[error("class \"{0}\": expected contact, crashed or race")]
-    Class(String),
+    #[error(transparent)]
+    Class(#[from] UnknownClass),
     #[error("line \"{line}\": {why}")]
     Line { line: String, why: String },
     #[error("{}: {why}", path.display())]
@@ -252,7 +198,7 @@ pub fn sample(
     eval: &Evaluator,
     positions: usize,
     seed: u64,
-    class: Option<DataClass>,
+    class: Option<NetClass>,
 ) -> Vec<Board> {
     let mut seeds = SplitMix::new(seed);
     let mut keep = SplitMix::new(seed ^ 0x5EED_DA7A);
@@ -260,7 +206,7 @@ pub fn sample(
     let mut out = Vec::new();
     while out.len() < positions {
         for b in selfplay::exploring(eval, 1, EXPLORE, seeds.next_u64()) {
-            let wanted = match (class_of(&b), class) {
+            let wanted = match (NetClass::of(&b), class) {
                 (Some(c), Some(only)) => c == only,
                 (found, _) => found.is_some(),
             };
@@ -291,7 +237,7 @@ pub fn roll_out(
     board: Board,
     threads: usize,
 ) -> Result<Record, DataError> {
-    let class = class_of(&board).ok_or_else(|| DataError::Line {
+    let class = NetClass::of(&board).ok_or_else(|| DataError::Line {
         line: board.position_id(),
         why: "not a net's position (bear-off or finished)".to_string(),
     })?;
@@ -489,7 +435,7 @@ pub fn merge(dir: &Path, of: u32, out: &Path) -> Result<usize, DataError> {
 /// class, the count of positions gnubg puts in each of its classes
 /// (contact, crashed, race, other), from its `classifypos`.
 pub struct ClassAgreement {
-    pub rows: Vec<(DataClass, [usize; 4])>,
+    pub rows: Vec<(NetClass, [usize; 4])>,
 }
 
 impl ClassAgreement {
@@ -499,7 +445,7 @@ impl ClassAgreement {
         let mut all = 0;
         for (c, counts) in &self.rows {
             all += counts.iter().sum::<usize>();
-            same += DataClass::ALL
+            same += NetClass::ALL
                 .iter()
                 .position(|x| x == c)
                 .map_or(0, |k| counts[k]);
@@ -508,7 +454,7 @@ impl ClassAgreement {
     }
 }
 
-/// Classes `boards` by gnubg (the binary `gnubg`) and by [`class_of`].
+/// Classes `boards` by gnubg (the binary `gnubg`) and by [`NetClass::of`].
 pub fn compare_classes(gnubg: &Path, boards: &[Board]) -> Result<ClassAgreement, DataError> {
     use crate::gnubg::{run, Job, CLASSIFY};
     let ids: String = boards.iter().map(|b| b.position_id() + "\n").collect();
@@ -524,16 +470,18 @@ pub fn compare_classes(gnubg: &Path, boards: &[Board]) -> Result<ClassAgreement,
     let ran = run(gnubg, CLASSIFY, &job).map_err(|e| gnubg_fault(e.to_string()))?;
     let text = ran.outputs.into_iter().next().expect("one output");
     let text = text.map_err(|e| gnubg_fault(format!("no classes: {e}")))?;
-    let mut rows: Vec<(DataClass, [usize; 4])> =
-        DataClass::ALL.iter().map(|&c| (c, [0; 4])).collect();
+    let mut rows: Vec<(NetClass, [usize; 4])> =
+        NetClass::ALL.iter().map(|&c| (c, [0; 4])).collect();
     for (b, line) in boards.iter().zip(text.lines()) {
-        let Some(ours) = class_of(b) else { continue };
+        let Some(ours) = NetClass::of(b) else {
+            continue;
+        };
         let theirs = line.trim().parse::<u32>().unwrap_or(0);
-        let col = DataClass::ALL
+        let col = NetClass::ALL
             .iter()
             .position(|c| c.gnubg_number() == theirs)
             .unwrap_or(3);
-        let row = DataClass::ALL.iter().position(|&c| c == ours).unwrap();
+        let row = NetClass::ALL.iter().position(|&c| c == ours).unwrap();
         rows[row].1[col] += 1;
     }
     Ok(ClassAgreement { rows })
@@ -548,7 +496,7 @@ pub fn training_pairs(records: &[Record]) -> Vec<(Board, [f32; 5])> {
 /// Equity RMSE of `eval` against rolled-out records, per class present
 /// (class, records, RMSE), then over all of them.
 pub fn rmse_by_class(eval: &Evaluator, records: &[Record]) -> Vec<(String, usize, f64)> {
-    let groups = DataClass::ALL
+    let groups = NetClass::ALL
         .iter()
         .map(|&c| (c.to_string(), Some(c)))
         .chain([("all".to_string(), None)]);
@@ -625,34 +573,14 @@ mod tests {
         let back: Record = text.parse().unwrap();
         assert_eq!(back.to_string(), text);
         assert_eq!(back.board, r.board);
-        for c in DataClass::ALL {
-            assert_eq!(c.to_string().parse::<DataClass>().unwrap(), c);
-        }
         assert!(matches!(
-            "crash".parse::<DataClass>(),
+            "1 4HPwATDgc/ABMA crash 0.5 0.1 0 0.2 0 0 0".parse::<Record>(),
             Err(DataError::Class(_))
         ));
         assert!(matches!(
             "1 4HPwATDgc/ABMA contact 0.5".parse::<Record>(),
             Err(DataError::Line { .. })
         ));
-    }
-
-    #[test]
-    fn crashed_boards_are_told_from_contact() {
-        // The starting position: full contact.
-        assert_eq!(class_of(&Board::START), Some(DataClass::Contact));
-        // The player on roll with 13 checkers off and one anchor back left
-        // in the opponent's home board: crashed.
-        let mut me = [0u8; 25];
-        me[23] = 2;
-        let mut them = [0u8; 25];
-        them[5] = 5;
-        them[7] = 3;
-        them[12] = 5;
-        them[23] = 2;
-        let b = Board::from_counts(&me, &them).unwrap();
-        assert_eq!(class_of(&b), Some(DataClass::Crashed));
     }
 
     #[test]
