@@ -327,15 +327,11 @@ pub fn cache_dir() -> Option<PathBuf> {
         .map(|d| d.join("grasshopper"))
 }
 
-/// Writes `bytes` to a file of its own in `dir` and renames it over `path`,
-/// so that processes starting together never read a half-written cache.
+/// Writes the cache so that processes starting together never read a
+/// half-written one.
 fn write_atomic(dir: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
-    let tmp = dir.join(format!("{CACHE_FILE}.{}.tmp", std::process::id()));
-    std::fs::write(&tmp, bytes)?;
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
+    crate::files::write_atomic(path, bytes)
 }
 
 /// FNV-1a, 64 bits: the cache's check against a damaged file.

@@ -9,6 +9,7 @@ pub mod bearoff;
 pub mod cube;
 pub mod eval;
 pub mod features;
+pub mod files;
 pub mod net;
 pub mod player;
 pub mod pubeval;

@@ -496,9 +496,7 @@ fn save(file: &CheckpointFile, c: &Checkpoint) -> Result<(), RolloutError> {
         path: file.path.display().to_string(),
         source,
     };
-    let tmp = file.path.with_extension("tmp");
-    std::fs::write(&tmp, c.text()).map_err(io)?;
-    std::fs::rename(&tmp, file.path).map_err(io)
+    crate::files::write_atomic(file.path, c.text().as_bytes()).map_err(io)
 }
 
 /// The outcomes from the sums.

@@ -20,6 +20,7 @@ use crate::players::gen0;
 use crate::selfplay;
 use backgammon_engine::cube::CubeState;
 use backgammon_engine::eval::{classify, equity, won};
+use backgammon_engine::files::write_atomic;
 use backgammon_engine::rollout::{rollout, RolloutError, Settings, Target};
 use backgammon_engine::search::Searcher;
 use backgammon_rules::{Board, Dice, MoveList, RollDice, Side, SplitMix};
@@ -497,9 +498,7 @@ pub fn build(
             .chain(entries.iter().map(|e| e.to_string()))
             .map(|l| l + "\n")
             .collect();
-        let tmp = plan.with_extension("tmp");
-        std::fs::write(&tmp, text).map_err(io(&tmp))?;
-        std::fs::rename(&tmp, &plan).map_err(io(&plan))?;
+        write_atomic(&plan, text.as_bytes()).map_err(io(&plan))?;
         entries
     };
     let chunks: Vec<&[Entry]> = entries.chunks(s.shard_size.max(1)).collect();

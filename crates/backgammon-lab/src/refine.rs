@@ -9,9 +9,10 @@
 //! Every stage writes its result to the run directory (positions, labels in
 //! chunks, nets after each epoch), so a killed run resumes where it was.
 
-use crate::train::{cpu_seconds, versus_pubeval, write_atomic, CURVE_SEED};
+use crate::train::{cpu_seconds, versus_pubeval, CURVE_SEED};
 use backgammon_engine::eval::{classify, equity, net_inputs, Class, Evaluator, Probs};
 use backgammon_engine::features::CONTACT_INPUTS;
+use backgammon_engine::files::write_atomic;
 use backgammon_engine::search::Searcher;
 use backgammon_rules::{Board, KeyError, PositionKey, SplitMix};
 use std::io::{self, Write};

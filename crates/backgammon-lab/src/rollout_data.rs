@@ -427,7 +427,7 @@ pub fn merge(dir: &Path, of: u32, out: &Path) -> Result<usize, DataError> {
     for r in &all {
         text.push_str(&format!("{r}\n"));
     }
-    crate::train::write_atomic(out, text.as_bytes()).map_err(io_at(out))?;
+    backgammon_engine::files::write_atomic(out, text.as_bytes()).map_err(io_at(out))?;
     Ok(all.len())
 }
 

@@ -13,6 +13,7 @@
 use crate::duel::{duel, PubevalChooser};
 use backgammon_engine::eval::{classify, flip, net_inputs, Class, Evaluator, Probs, NET_FILES};
 use backgammon_engine::features::{CONTACT_INPUTS, RACE_INPUTS};
+use backgammon_engine::files::write_atomic;
 use backgammon_engine::net::{check_hidden, Net, NetError};
 use backgammon_engine::pubeval::Pubeval;
 use backgammon_rules::{Board, Dice, MoveList, RollDice, Side, SplitMix};
@@ -175,13 +176,6 @@ pub fn save_nets(dir: &Path, e: &Evaluator) -> std::io::Result<()> {
         write_atomic(&dir.join(file), &net.to_bytes())?;
     }
     Ok(())
-}
-
-/// Writes `bytes` to a temporary file and renames it over `path`.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, bytes)?;
-    std::fs::rename(&tmp, path)
 }
 
 /// CPU seconds this process has used (user and system), from the system's
