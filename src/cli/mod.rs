@@ -197,6 +197,21 @@ fn parse_shard(s: &str) -> Result<(usize, usize), ArgError> {
     (1 <= i && i <= k).then_some((i, k)).ok_or_else(bad)
 }
 
+/// Ctrl-C, SIGTERM or SIGHUP: ends every engine's process group, then
+/// exits as the signal would have (130). The engines lead process groups of
+/// their own (engine-client), which a terminal's signal does not reach: an
+/// engine that ignores the end of its input, or a wrapper's children, would
+/// outlive the runner.
+fn end_engines_on_interrupt() {
+    let installed = ctrlc::set_handler(|| {
+        engine_client::kill_all_engines();
+        std::process::exit(130);
+    });
+    if let Err(e) = installed {
+        eprintln!("grasshopper: engines will not be ended on Ctrl-C: {e}");
+    }
+}
+
 /// `--nets DIR`: the nets every backgammon player of this process uses.
 fn use_nets(dir: &std::path::Path) -> Result<(), CliError> {
     let bad = |e: &dyn std::fmt::Display| CliError::Usage(format!("--nets {}: {e}", dir.display()));
@@ -249,6 +264,12 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
     let Some(command) = cli.command else {
         return Ok(daemon::run(cli.player, cli.seed)?);
     };
+    if matches!(
+        command,
+        Command::Match(_) | Command::Serve(_) | Command::Compliance(_)
+    ) {
+        end_engines_on_interrupt();
+    }
     let seed = cli.seed.unwrap_or(1);
     let mut out = std::io::stdout().lock();
     match command {

@@ -1,7 +1,7 @@
 //! Misbehaving engines: each produces the right termination, loses, is
 //! restarted for the next game, and the match completes.
 
-use crate::support::{fake_cmd as fake, records, scratch, GameRecord};
+use crate::support::{fake_cmd as fake, records, running, scratch, GameRecord};
 use match_runner::{GameResult, Termination};
 use std::process::Command;
 
@@ -199,5 +199,66 @@ fn a_missing_program_is_an_error_not_a_game() {
     assert!(
         err.contains("cannot start engine \"/nonexistent/engine\""),
         "{err}"
+    );
+}
+
+#[test]
+fn ctrl_c_ends_the_engines_and_what_they_started() {
+    // An engine behind a wrapper that leaves a child (`sleep`) in the
+    // engine's process group: the terminal's Ctrl-C reaches the runner
+    // only, so the runner must end the groups itself.
+    let pidfile = scratch("match_faults", "interrupt.pid");
+    let script = format!(
+        "sleep 1000 & echo $! > '{}'; exec '{}'",
+        pidfile.display(),
+        testkit::fake_engine().display()
+    );
+    let mut runner = Command::new(crate::BIN)
+        .arg("match")
+        .args(["--engine", &fake(), "name=naive"])
+        .args(["--engine", "cmd=sh", "name=wrapped", "arg=-c"])
+        .arg(format!("arg={script}"))
+        .args([
+            "--tc",
+            "depth=1",
+            "--checkers",
+            "4",
+            "--pairs",
+            "100000",
+            "-q",
+        ])
+        .arg("--pgn")
+        .arg(scratch("match_faults", "interrupt.pgn"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let child = loop {
+        let pid = std::fs::read_to_string(&pidfile)
+            .ok()
+            .and_then(|s| s.trim().parse::<u32>().ok());
+        match pid {
+            Some(pid) if running(pid) => break pid,
+            _ if std::time::Instant::now() > until => panic!("the wrapper never started"),
+            _ => std::thread::sleep(std::time::Duration::from_millis(20)),
+        }
+    };
+    // Games are being played: now Ctrl-C, as a terminal sends it.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let sent = Command::new("kill")
+        .args(["-INT", &runner.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let status = runner.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{status:?}");
+    let gone = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while running(child) && std::time::Instant::now() < gone {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(
+        !running(child),
+        "the wrapper's child {child} outlived the runner"
     );
 }

@@ -32,3 +32,12 @@ pub fn records(pgn: &Path) -> Vec<GameRecord> {
 pub fn fake_cmd() -> String {
     format!("cmd={}", testkit::fake_engine().display())
 }
+
+/// Whether process `pid` exists and is not a zombie (Linux: /proc).
+pub fn running(pid: u32) -> bool {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return false;
+    };
+    let state = stat.rsplit_once(')').map(|(_, rest)| rest.trim_start());
+    !state.is_some_and(|r| r.starts_with('Z') || r.starts_with('X'))
+}

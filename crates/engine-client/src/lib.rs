@@ -44,6 +44,7 @@
 
 pub mod conversation;
 mod group;
+pub use group::kill_all as kill_all_engines;
 mod queue;
 
 use queue::Queue;
@@ -206,6 +207,7 @@ impl Engine {
             .stderr(Stdio::piped());
         group::own_group(&mut cmd);
         let mut child = cmd.spawn().map_err(EngineFailure::Spawn)?;
+        group::register(&child);
         let stdout = child.stdout.take().expect("piped");
         let stderr = child.stderr.take().expect("piped");
         let lines = Arc::new(Queue::new(QUEUE_LINES, QUEUE_BYTES));
