@@ -5,7 +5,7 @@
 //! and always take.
 
 use crate::cube::{self, CubeDecision, CubeState, Owner};
-use crate::eval::{classify, Class, Evaluator, Probs};
+use crate::eval::{classify, Evaluator, Probs};
 use crate::pubeval::{is_race, Pubeval};
 use crate::search::{Choice, Searcher, MAX_PLY};
 use backgammon_rules::{Board, CubeOwner, Dice, MatchState, Move, MoveList, Side};
@@ -192,9 +192,11 @@ impl Player {
     }
 
     /// The cube decision of the player on roll of `board` (net only), on
-    /// the net's chances with its gammons calibrated ([`calibrated`]).
+    /// the net's own chances: the nets fitted to rollouts (generation 2 on)
+    /// give gammons within a point of GNU Backgammon's in every class, so
+    /// the TD nets' scaling of contact gammons is gone.
     pub fn cube_decision(&mut self, board: &Board, cube: &CubeState) -> CubeDecision {
-        let p = calibrated(board, self.chances(board));
+        let p = self.chances(board);
         cube::decide(cube, &p, efficiency(board))
     }
 
@@ -209,30 +211,6 @@ impl Player {
     pub fn takes(&mut self, board: &Board, cube: &CubeState) -> bool {
         self.kind != Kind::Net || self.cube_decision(board, cube).take()
     }
-}
-
-/// The share of the shipped nets' gammon wins that the cube decisions
-/// believe in contact positions. The TD-trained nets overestimate the
-/// gammons of the player on roll: on the cube decisions of `backgammon
-/// cube-errors --decisions 200 --seed 7` they gave 35.0% gammon wins where
-/// GNU Backgammon 0-ply (nets trained on rollouts) gives 25.0%, and the
-/// inflated gammons made doubles come early and doubles be dropped. Races
-/// are unbiased (8.5% and 7.6%). Retrained nets must re-measure this (the
-/// command prints the bias) and set it back to 1 once it is gone.
-pub const CONTACT_GAMMON_BELIEF: f32 = 0.72;
-
-/// The chances `p` of the player on roll of `board` for a cube decision:
-/// in contact positions its gammon and backgammon wins scaled by
-/// [`CONTACT_GAMMON_BELIEF`]. Checker play keeps the net's own chances.
-/// Crashed positions are judged by the crashed net, fitted to rollouts:
-/// its gammon wins are within a point of GNU Backgammon's (+0.6 against
-/// the TD net's +9.0, `backgammon cube-errors --seed 1`), so they stay.
-pub fn calibrated(board: &Board, mut p: Probs) -> Probs {
-    if classify(board) == Class::Contact {
-        p[1] *= CONTACT_GAMMON_BELIEF;
-        p[2] *= CONTACT_GAMMON_BELIEF;
-    }
-    p
 }
 
 /// The cube efficiency of a position for the player on roll.
@@ -344,15 +322,6 @@ mod tests {
         assert!(c.post_crawford && !c.crawford);
         let m = cube_state(&MatchState::money(true));
         assert_eq!((m.away, m.jacoby, m.owner), (None, true, Owner::Centred));
-        // Contact gammons are calibrated for the cube; races keep theirs.
-        let p = [0.7, 0.5, 0.1, 0.1, 0.0];
-        let c = calibrated(&Board::START, p);
-        assert!((c[1] - 0.5 * CONTACT_GAMMON_BELIEF).abs() < 1e-6);
-        assert!((c[2] - 0.1 * CONTACT_GAMMON_BELIEF).abs() < 1e-6);
-        assert_eq!((c[0], c[3], c[4]), (0.7, 0.1, 0.0));
-        let race = Board::from_position_id("d3cHAAB3dwcAAA").unwrap();
-        assert_eq!(classify(&race), Class::Bearoff);
-        assert_eq!(calibrated(&race, p), p);
         // Baselines never double and always take.
         let mut p = Player::new(Kind::Pubeval, None);
         assert!(!p.doubles(&Board::START, &m));
