@@ -56,15 +56,21 @@ fn the_daemon_plays_the_nets_it_is_given() {
     assert!(other.ends_with(" move 3/off 2/off"), "{other}");
 }
 
-#[test]
-fn a_directory_without_nets_is_refused_naming_the_file() {
-    let empty = nets_dir("empty", Path::new("."), &[]);
+/// The daemon started with `--nets dir`: refused with exit code 2; its
+/// message.
+fn refused(dir: &Path) -> String {
     let out = Command::new(crate::BIN)
-        .args(["--nets", empty.to_str().unwrap()])
+        .args(["--nets", dir.to_str().unwrap()])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn a_directory_without_nets_is_refused_naming_the_file() {
+    let empty = nets_dir("empty", Path::new("."), &[]);
+    let err = refused(&empty);
     assert!(
         err.contains("--nets ") && err.contains("contact.net"),
         "{err}"
@@ -76,11 +82,6 @@ fn a_directory_without_nets_is_refused_naming_the_file() {
         &["race.net"],
     );
     std::fs::write(bad.join("contact.net"), b"not a net at all, really").unwrap();
-    let out = Command::new(crate::BIN)
-        .args(["--nets", bad.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = refused(&bad);
     assert!(err.contains(bad.to_str().unwrap()), "{err}");
 }
