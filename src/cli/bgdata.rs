@@ -4,7 +4,6 @@
 
 use super::bgerror::BackgammonError;
 use backgammon_engine::eval::Evaluator;
-use backgammon_lab::players::load_nets;
 use backgammon_lab::rollout_data::{self, DataSettings, Shard};
 use std::io::Write;
 use std::path::PathBuf;
@@ -157,7 +156,7 @@ fn generate(a: GenerateArgs, out: &mut impl Write) -> Result<(), BackgammonError
     };
     let shard = Shard::new(a.shard, a.of)?;
     let eval = match &a.nets {
-        Some(dir) => load_nets(dir)?,
+        Some(dir) => Evaluator::read_dir(dir)?,
         None => Evaluator::shipped(),
     };
     let path = rollout_data::generate(&eval, &s, shard, &a.out, a.threads.max(1), |r, n, all| {
@@ -212,7 +211,7 @@ fn classes(
 
 fn fit(a: FitArgs, out: &mut impl Write) -> Result<(), BackgammonError> {
     let mut eval = match &a.from {
-        Some(dir) => load_nets(dir)?,
+        Some(dir) => Evaluator::read_dir(dir)?,
         None => Evaluator::shipped(),
     };
     for (net, hidden, seed) in [

@@ -9,7 +9,7 @@ pub enum BackgammonError {
     #[error(transparent)]
     Report(#[from] backgammon_lab::report::ReportError),
     #[error(transparent)]
-    Nets(#[from] backgammon_lab::players::NetsError),
+    Nets(#[from] backgammon_engine::eval::NetsError),
     #[error(transparent)]
     Train(#[from] backgammon_lab::train::TrainError),
     #[error(transparent)]

@@ -2,8 +2,9 @@
 //! into the backgammon lab's settings and run there.
 
 use super::bgerror::BackgammonError;
+use backgammon_engine::Evaluator;
 use backgammon_lab::bench::{self, BenchSettings};
-use backgammon_lab::players::{load_nets, run_duel as duel, DuelSettings};
+use backgammon_lab::players::{run_duel as duel, DuelSettings};
 use backgammon_lab::refine::{self, RefineConfig};
 use backgammon_lab::train::{self, TrainConfig};
 use std::io::Write;
@@ -79,7 +80,7 @@ pub struct DuelArgs {
 
 /// Runs `backgammon train`.
 pub fn train(a: TrainArgs, out: &mut impl Write) -> Result<(), BackgammonError> {
-    let start = a.from.as_deref().map(load_nets).transpose()?;
+    let start = a.from.as_deref().map(Evaluator::read_dir).transpose()?;
     let cfg = TrainConfig {
         dir: a.dir,
         seed: a.seed,
@@ -193,7 +194,7 @@ pub struct RefineArgs {
 pub fn refine(a: RefineArgs, out: &mut impl Write) -> Result<(), BackgammonError> {
     let cfg = RefineConfig {
         dir: a.dir,
-        start: load_nets(&a.from)?,
+        start: Evaluator::read_dir(&a.from)?,
         seed: a.seed,
         rounds: a.rounds,
         games: a.games,

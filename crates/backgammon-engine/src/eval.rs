@@ -213,6 +213,16 @@ impl Evaluator {
         })
     }
 
+    /// Writes the nets as a nets directory that [`Evaluator::read_dir`]
+    /// reads (each file atomically), creating the directory.
+    pub fn write_dir(&self, dir: &Path) -> std::io::Result<()> {
+        std::fs::create_dir_all(dir)?;
+        for (file, net) in NET_FILES.iter().zip(self.nets()) {
+            crate::files::write_atomic(&dir.join(file), &net.to_bytes())?;
+        }
+        Ok(())
+    }
+
     /// The nets in [`NET_FILES`]' order.
     pub fn nets(&self) -> [&Net; 3] {
         [&self.contact, &self.crashed, &self.race]

@@ -5,9 +5,9 @@
 //! other work on the machine does not count against it.
 
 use crate::gnubg::{self, GnubgError, Job};
-use crate::players::{load_nets, NetsError};
 use crate::selfplay::positions;
 use backgammon_engine::bearoff::Bearoff;
+use backgammon_engine::eval::NetsError;
 use backgammon_engine::eval::{classify, Class, Evaluator};
 use backgammon_engine::search::Searcher;
 use backgammon_rules::{Board, Dice, MoveList, RollDice, SplitMix};
@@ -131,7 +131,7 @@ pub enum BenchError {
 /// Runs `backgammon bench`, writing each figure to `out` as it is measured.
 pub fn run(a: &BenchSettings, out: &mut impl Write) -> Result<(), BenchError> {
     let eval = match &a.nets {
-        Some(dir) => load_nets(dir)?,
+        Some(dir) => Evaluator::read_dir(dir)?,
         None => Evaluator::shipped(),
     };
     let t = thread_cpu_seconds();

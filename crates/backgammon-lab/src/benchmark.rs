@@ -154,7 +154,7 @@ pub enum BenchmarkError {
     #[error(transparent)]
     Rollout(#[from] RolloutError),
     #[error(transparent)]
-    Nets(#[from] crate::players::NetsError),
+    Nets(#[from] backgammon_engine::eval::NetsError),
     #[error("output error: {0}")]
     Output(#[from] std::io::Error),
 }
@@ -671,7 +671,7 @@ pub fn score(a: &ScoreSettings, out: &mut impl Write) -> Result<(), BenchmarkErr
         None => vec![],
     };
     let nets = match &a.nets {
-        Some(dir) => crate::players::load_nets(dir)?,
+        Some(dir) => backgammon_engine::Evaluator::read_dir(dir)?,
         None => backgammon_engine::player::nets().clone(),
     };
     let mut searcher = Searcher::new(&nets);

@@ -10,14 +10,6 @@ use backgammon_rules::{Board, Dice, MoveList, SplitMix};
 use std::path::Path;
 use std::str::FromStr;
 
-/// Nets of a run directory that cannot be used (the engine's: one home).
-pub use backgammon_engine::eval::NetsError;
-
-/// Reads the nets of a run directory ([`Evaluator::read_dir`]).
-pub fn load_nets(dir: &Path) -> Result<Evaluator, NetsError> {
-    Evaluator::read_dir(dir)
-}
-
 /// The nets of generation 0 (the TD-trained nets shipped until 2026-12-02,
 /// kept in `data/nets/gen0`): the benchmark's judge and the player of the
 /// committed rollout data, so that both repeat bit for bit whatever nets
@@ -39,7 +31,7 @@ pub enum PlayerError {
     Syntax(String),
     /// `net:DIR` with nets that cannot be used.
     #[error(transparent)]
-    Nets(#[from] NetsError),
+    Nets(#[from] backgammon_engine::eval::NetsError),
 }
 
 /// What a player name names, ready to be made once per thread.
@@ -70,7 +62,10 @@ impl FromStr for Spec {
             None if s == "net" => Ok(Spec::Net(Box::new(Evaluator::shipped()), plies)),
             None if s == "pubeval" => Ok(Spec::Pubeval),
             None if s == "random" => Ok(Spec::Random),
-            Some(("net", dir)) => Ok(Spec::Net(Box::new(load_nets(Path::new(dir))?), plies)),
+            Some(("net", dir)) => Ok(Spec::Net(
+                Box::new(Evaluator::read_dir(Path::new(dir))?),
+                plies,
+            )),
             _ => Err(bad()),
         }
     }
@@ -165,7 +160,10 @@ mod tests {
         }
         let e = "net:/no/such/dir".parse::<Spec>().err().expect("no nets");
         assert!(
-            matches!(e, PlayerError::Nets(NetsError::Read { .. })),
+            matches!(
+                e,
+                PlayerError::Nets(backgammon_engine::eval::NetsError::Read { .. })
+            ),
             "{e}"
         );
     }

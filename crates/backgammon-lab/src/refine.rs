@@ -156,11 +156,11 @@ pub fn equity_rmse(eval: &Evaluator, data: &[(Board, Probs)]) -> f64 {
 }
 
 fn read_nets(dir: &Path) -> Option<Evaluator> {
-    crate::players::load_nets(dir).ok()
+    Evaluator::read_dir(dir).ok()
 }
 
 fn save_nets(dir: &Path, e: &Evaluator) -> Result<(), RefineError> {
-    crate::train::save_nets(dir, e).map_err(io_at(dir))
+    e.write_dir(dir).map_err(io_at(dir))
 }
 
 /// Runs (or resumes) a refinement; returns the last round's nets.

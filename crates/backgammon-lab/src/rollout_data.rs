@@ -545,7 +545,7 @@ pub fn fit(
 /// Saves nets as a run directory (`contact.net`, `crashed.net`,
 /// `race.net`) that `net:DIR` players and `--from` read.
 pub fn save_nets(dir: &Path, e: &Evaluator) -> Result<(), DataError> {
-    crate::train::save_nets(dir, e).map_err(io_at(dir))
+    e.write_dir(dir).map_err(io_at(dir))
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@
 //! dice) and a line is added to `curve.csv`: the learning curve.
 
 use crate::duel::{duel, PubevalChooser};
-use backgammon_engine::eval::{classify, flip, net_inputs, Class, Evaluator, Probs, NET_FILES};
+use backgammon_engine::eval::{classify, flip, net_inputs, Class, Evaluator, Probs};
 use backgammon_engine::features::{CONTACT_INPUTS, RACE_INPUTS};
 use backgammon_engine::files::write_atomic;
 use backgammon_engine::net::{check_hidden, Net, NetError};
@@ -164,18 +164,8 @@ impl State {
     /// previous files whole).
     pub fn save(&self, dir: &Path) -> io::Result<()> {
         write_atomic(&dir.join("checkpoint.bin"), &self.to_bytes())?;
-        save_nets(dir, &self.eval)
+        self.eval.write_dir(dir)
     }
-}
-
-/// Writes the nets as a run directory [`crate::players::load_nets`]
-/// reads (each file atomically), creating the directory.
-pub fn save_nets(dir: &Path, e: &Evaluator) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir)?;
-    for (file, net) in NET_FILES.iter().zip(e.nets()) {
-        write_atomic(&dir.join(file), &net.to_bytes())?;
-    }
-    Ok(())
 }
 
 /// CPU seconds this process has used (user and system), from the system's

@@ -387,7 +387,7 @@ pub fn run(
     let record = match (&a.replay, &a.positions_from) {
         (Some(path), _) => read_record(path)?,
         (None, Some(path)) => {
-            let positions = read_record(path)?.positions;
+            let positions = record_positions(path)?;
             let _ = writeln!(
                 log,
                 "quality: {} positions from {}",
