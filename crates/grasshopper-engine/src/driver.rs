@@ -9,7 +9,7 @@ use crate::time::{self, TimeCheck};
 use crate::tt::Tt;
 use crate::worker::{RootMove, Shared, Worker, INF, MATE, MATE_BOUND, MAX_PLY};
 use crate::{Limits, Report, Score, SearchControl, SearchOptions, SearchResult};
-use grasshopper_rules::{Decided, Move, Position};
+use grasshopper_rules::{Move, Position};
 use grasshopper_solver::SharedTables;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::PoisonError;
@@ -379,9 +379,9 @@ fn aspirate(w: &mut Worker<'_>, pos: &Position, depth: i32, pv_idx: usize) -> bo
 }
 
 /// Final line of play for a report: the searched line, completed by the
-/// forced end that the search knows without playing it out (a winning
-/// bear-off, or any move before the opponent's winning bear-off), so that a
-/// mate line ends where its score says.
+/// forced end that the search knows without playing it out (an exchange of
+/// scores, see [`Position::forced`]), so that a mate line ends where its
+/// score says.
 fn complete_line(pos: &Position, line: &[Move]) -> Vec<Move> {
     let mut out = Vec::with_capacity(line.len() + 2);
     let mut p = *pos;
@@ -394,14 +394,7 @@ fn complete_line(pos: &Position, line: &[Move]) -> Vec<Move> {
             Err(_) => return out,
         }
     }
-    // A settled end (see `Decided`) is played out: the winning bear-off,
-    // or any move before the opponent's.
-    while let Some(d) = p.decided() {
-        let m = match d {
-            Decided::Lost => break,
-            Decided::WinsNow => p.winning_bear_off().expect("a wall in D"),
-            Decided::LosesNext => p.legal_moves()[0],
-        };
+    while let Some(m) = p.forced_move() {
         p.play_unchecked(m);
         out.push(m);
     }

@@ -13,7 +13,7 @@
 use crate::eval::{evaluate_with, N_FEATURES};
 use crate::time::TimeCheck;
 use crate::tt::{Bound, Entry, Tt};
-use grasshopper_rules::{Decided, Move, MoveKind, Position};
+use grasshopper_rules::{Move, MoveKind, Position};
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -197,15 +197,14 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Exact game-theoretic shortcuts near a score (see [`Decided`]): the
-    /// mate score when the result is settled within two plies.
+    /// Exact game-theoretic shortcuts near a score (see
+    /// [`Position::forced`]): the mate score when the walls in D settle the
+    /// result by an exchange of scores.
     #[inline(always)]
     fn decided(pos: &Position, ply: usize) -> Option<i32> {
-        let plies = |d: Decided| ply as i32 + d.plies() as i32;
-        match pos.decided()? {
-            Decided::WinsNow => Some(MATE - plies(Decided::WinsNow)),
-            lost => Some(-(MATE - plies(lost))),
-        }
+        let f = pos.forced()?;
+        let mate = MATE - ply as i32 - f.plies as i32;
+        Some(if f.wins { mate } else { -mate })
     }
 
     /// The exact value of `pos` from the loaded tables, when they cover it:

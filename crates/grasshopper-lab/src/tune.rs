@@ -4,8 +4,8 @@
 //! The data recipe: play `games` self-play games from the 14-checker start,
 //! the first 2-9 plies uniformly random (seeded) so that games differ, then
 //! each move by a fixed-node search (threads 1). Every position after the
-//! random opening where the evaluation would be used (the game is not
-//! decided within two plies) becomes one sample, labelled with the game's
+//! random opening where the evaluation would be used (the walls in D do not
+//! force the result, [`Position::forced`]) becomes one sample, labelled with the game's
 //! result for the side to move (1 win, 0.5 draw, 0 loss). The weights are
 //! then fitted by gradient descent on the mean squared error between the
 //! result and `sigmoid(eval / K)`, starting from the weights in the source.
@@ -101,7 +101,7 @@ pub fn run(
             Outcome::Win(Color::Black) => bw += 1,
             _ => dr += 1,
         }
-        for p in positions.iter().filter(|p| p.decided().is_none()) {
+        for p in positions.iter().filter(|p| p.forced().is_none()) {
             let y = match outcome {
                 Outcome::Win(c) if c == p.side_to_move() => 1.0,
                 Outcome::Win(_) => 0.0,

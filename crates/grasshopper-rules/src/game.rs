@@ -32,6 +32,26 @@ impl Decided {
     }
 }
 
+/// A result that the walls standing in D force by an exchange of scores,
+/// whatever else stands on the board: [`Decided`]'s cases and the longer
+/// exchanges they lead to (see [`Position::forced`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Forced {
+    /// Whether the side to move wins (else it loses).
+    pub wins: bool,
+    /// Plies until the game ends (the winner hurries, the loser delays).
+    pub plies: u32,
+}
+
+impl From<Decided> for Forced {
+    fn from(d: Decided) -> Forced {
+        Forced {
+            wins: d == Decided::WinsNow,
+            plies: d.plies(),
+        }
+    }
+}
+
 /// Number of bits of a [`Position::canonical_key`].
 pub const CANONICAL_KEY_BITS: u32 = 70;
 
@@ -57,6 +77,65 @@ impl Position {
             Some(Decided::LosesNext)
         } else {
             None
+        }
+    }
+
+    /// The result when the walls standing in D settle it by force: a
+    /// superset of [`Position::decided`].
+    ///
+    /// Walls in D never move and nothing removes them but their own
+    /// bear-off, which is always legal. When a player holds the run (scored
+    /// last) and has a wall in D, the other must score at once or lose; that
+    /// score takes the run and the threat passes back. So, with `ours` and
+    /// `theirs` the walls in D of the side to move and of the other:
+    /// - the other holds the run and `ours < theirs`: every answer of ours
+    ///   is answered until ours run out, and we lose in `2 ours + 2` plies;
+    /// - nobody holds the run, or the other does, and `ours >= theirs + 2`:
+    ///   we score and they must answer each time, and run out first; we win
+    ///   in `2 theirs + 3` plies.
+    ///
+    /// Nobody has a free move inside the exchange except the winner, so
+    /// nothing built meanwhile can change it.
+    pub fn forced(&self) -> Option<Forced> {
+        if let Some(d) = self.decided() {
+            return Some(d.into());
+        }
+        let us = self.side_to_move();
+        let ours = (self.wall_mask(us) & QD).count_ones();
+        let theirs = (self.wall_mask(us.opposite()) & QD).count_ones();
+        let they_hold = match self.run() {
+            // We scored last with no wall in D (else `decided`): not forced.
+            Some(r) if r.color == us => return None,
+            run => run.is_some(),
+        };
+        if they_hold && ours < theirs {
+            Some(Forced {
+                wins: false,
+                plies: 2 * ours + 2,
+            })
+        } else if ours >= theirs + 2 {
+            Some(Forced {
+                wins: true,
+                plies: 2 * theirs + 3,
+            })
+        } else {
+            None
+        }
+    }
+
+    /// The move that plays a [forced](Position::forced) result out (the
+    /// winner hurries, the loser delays): a bear-off whenever the mover has a
+    /// wall in D, else any legal move; `None` when nothing is forced or the
+    /// game is over.
+    pub fn forced_move(&self) -> Option<Move> {
+        let f = self.forced()?;
+        if f.plies == 0 {
+            return None;
+        }
+        let walls = self.wall_mask(self.side_to_move()) & QD;
+        match Point::from_index(walls.trailing_zeros() as u8) {
+            Some(p) if walls != 0 => Some(Move::bear_off(p)),
+            _ => self.legal_moves().first().copied(),
         }
     }
 

@@ -37,7 +37,7 @@ mod perft;
 mod position;
 mod types;
 
-pub use game::{Decided, CANONICAL_KEY_BITS};
+pub use game::{Decided, Forced, CANONICAL_KEY_BITS};
 pub use movegen::{IllegalMove, Outcome, Reason};
 pub use moves::{Move, MoveKind, MoveList, ParseMoveError};
 pub use perft::{perft, perft2, perft_divide};

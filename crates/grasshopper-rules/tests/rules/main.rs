@@ -2,6 +2,7 @@
 //! (testkit): one test binary, a module per concern.
 
 mod examples;
+mod forced;
 mod naive;
 mod perft;
 mod props;
