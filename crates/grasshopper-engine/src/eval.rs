@@ -96,15 +96,10 @@ pub const LATE_LEVEL: u32 = 10;
 /// level is at most [`LATE_LEVEL`].
 #[inline(always)]
 pub fn few_left(pos: &Position) -> bool {
-    let on_board = |c: Color| pos.lone_mask(c).count_ones() + 2 * pos.wall_mask(c).count_ones();
-    let to_enter = |c: Color| pos.to_enter(c) as u32;
-    let left = |c: Color| to_enter(c) + on_board(c);
-    let most = left(Color::White).max(left(Color::Black));
-    let level = [Color::White, Color::Black]
-        .iter()
-        .map(|&c| 3 * to_enter(c) + on_board(c))
-        .sum::<u32>();
-    most <= FEW_LEFT || (pos.run().is_some() && most <= 6 && level <= LATE_LEVEL)
+    let [w, b] = [Color::White, Color::Black];
+    let most = pos.checkers_left(w).max(pos.checkers_left(b)) as u32;
+    let level = |c: Color| 3 * pos.to_enter(c) as u32 + pos.on_board(c) as u32;
+    most <= FEW_LEFT || (pos.run().is_some() && most <= 6 && level(w) + level(b) <= LATE_LEVEL)
 }
 
 /// Per-colour counts.

@@ -5,8 +5,8 @@
 //! the first 2-9 plies uniformly random (seeded) so that games differ, then
 //! each move by a fixed-node search (threads 1). Every position after the
 //! random opening where the evaluation would be used (the walls in D do not
-//! force the result, [`Position::forced`]) becomes one sample, labelled with the game's
-//! result for the side to move (1 win, 0.5 draw, 0 loss). The weights are
+//! force the result, [`Position::forced`]) becomes one sample, labelled with
+//! the game's result for the side to move (1 win, 0.5 draw, 0 loss). The weights are
 //! then fitted by gradient descent on the mean squared error between the
 //! result and `sigmoid(eval / K)`, starting from the weights in the source.
 //!

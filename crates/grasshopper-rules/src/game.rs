@@ -132,21 +132,12 @@ impl Position {
         if f.plies == 0 {
             return None;
         }
+        // The lowest wall in D, if any.
         let walls = self.wall_mask(self.side_to_move()) & QD;
         match Point::from_index(walls.trailing_zeros() as u8) {
-            Some(p) if walls != 0 => Some(Move::bear_off(p)),
-            _ => self.legal_moves().first().copied(),
+            Some(lowest) => Some(Move::bear_off(lowest)),
+            None => self.legal_moves().first().copied(),
         }
-    }
-
-    /// The bear-off that wins now, when [`Position::decided`] says
-    /// [`Decided::WinsNow`] (the lowest such wall).
-    pub fn winning_bear_off(&self) -> Option<Move> {
-        if self.decided() != Some(Decided::WinsNow) {
-            return None;
-        }
-        let walls = self.wall_mask(self.side_to_move()) & QD;
-        Point::from_index(walls.trailing_zeros() as u8).map(Move::bear_off)
     }
 
     /// Checkers of `c` not yet borne off: to enter and on the board.
@@ -256,7 +247,7 @@ mod tests {
         );
         assert_eq!(Position::start(4).unwrap().decided(), None);
         assert_eq!(
-            pos("....../....../....../W..... w 0 4 1-0 w1").winning_bear_off(),
+            pos("....../....../....../W..... w 0 4 1-0 w1").forced_move(),
             Some("19/off".parse().unwrap())
         );
     }
