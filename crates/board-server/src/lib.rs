@@ -646,14 +646,20 @@ impl App {
 
     fn close(&self, id: &str, owner: &Owner) -> Result<(), ApiError> {
         self.game(id, owner)?;
-        let entry = self
-            .games()
-            .remove(id)
-            .ok_or_else(|| ApiError::new(404, "no such game"))?;
+        let entry = {
+            // Marked closed by its page before the games' lock is let go: a
+            // request waiting on that lock must not open it again from disk
+            // while it is saved and its engine stopped.
+            let mut games = self.games();
+            let entry = games
+                .remove(id)
+                .ok_or_else(|| ApiError::new(404, "no such game"))?;
+            let mut closed = self.discarded.lock().unwrap_or_else(|p| p.into_inner());
+            closed.insert(id.to_string(), Instant::now());
+            entry
+        };
         self.persist(id, &entry);
         entry.game.close();
-        let mut closed = self.discarded.lock().unwrap_or_else(|p| p.into_inner());
-        closed.insert(id.to_string(), Instant::now());
         Ok(())
     }
 
