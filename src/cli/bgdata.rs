@@ -4,6 +4,7 @@
 
 use super::bgerror::BackgammonError;
 use backgammon_engine::eval::Evaluator;
+use backgammon_engine::features::CONTACT_INPUTS;
 use backgammon_lab::rollout_data::{self, DataSettings, Shard};
 use std::io::Write;
 use std::path::PathBuf;
@@ -77,6 +78,11 @@ pub struct GenerateArgs {
     /// Threads per rollout (the results do not depend on them).
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
+    /// No rollouts: label each position with the nets' look this many
+    /// rolls ahead (1 = 2-ply, 2 = 3-ply), the search's value to distil
+    /// into the net (the trial settings are then unused).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=3))]
+    pub look: Option<u8>,
     /// Directory of the shard files.
     #[arg(long)]
     pub out: PathBuf,
@@ -114,6 +120,13 @@ pub struct FitArgs {
     /// Widen the crashed net to this many hidden units first.
     #[arg(long)]
     pub crashed_hidden: Option<usize>,
+    /// Widen the contact net to this many hidden units first.
+    #[arg(long)]
+    pub contact_hidden: Option<usize>,
+    /// Give the contact net the extra inputs first (home points,
+    /// containment, anchor, contact pips; they start with no weight).
+    #[arg(long)]
+    pub contact_extra: bool,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
 }
@@ -153,6 +166,7 @@ fn generate(a: GenerateArgs, out: &mut impl Write) -> Result<(), BackgammonError
             .map(str::parse)
             .transpose()
             .map_err(rollout_data::DataError::from)?,
+        look: a.look,
     };
     let shard = Shard::new(a.shard, a.of)?;
     let eval = match &a.nets {
@@ -217,10 +231,14 @@ fn fit(a: FitArgs, out: &mut impl Write) -> Result<(), BackgammonError> {
     for (net, hidden, seed) in [
         (&mut eval.race, a.race_hidden, 0x0ACE),
         (&mut eval.crashed, a.crashed_hidden, 0xC4A5),
+        (&mut eval.contact, a.contact_hidden, 0xC0A7),
     ] {
         if let Some(h) = hidden {
             *net = net.widened(h, seed)?;
         }
+    }
+    if a.contact_extra {
+        eval.contact = eval.contact.with_inputs(CONTACT_INPUTS)?;
     }
     let (mut train, mut test) = (Vec::new(), Vec::new());
     for path in &a.data {

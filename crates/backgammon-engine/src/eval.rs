@@ -3,7 +3,7 @@
 //! bear-off database; and the 1-ply move choice on top of it.
 
 use crate::bearoff::Bearoff;
-use crate::features::{contact_inputs, race_inputs, CONTACT_INPUTS, RACE_INPUTS};
+use crate::features::{contact_inputs, race_inputs, CONTACT_INPUTS, CONTACT_WIDTHS, RACE_INPUTS};
 use crate::net::{Net, NetError};
 use crate::pubeval::is_race;
 use backgammon_rules::{win_kind, Board, Dice, MoveList, Side, WinKind};
@@ -65,13 +65,19 @@ pub fn classify(board: &Board) -> Class {
 }
 
 /// The inputs of the net that evaluates `class` for `board`, written into
-/// `x` (which the contact inputs fill; the race inputs take its head): the
-/// slice the net reads, empty for bear-offs.
-pub fn net_inputs<'a>(class: Class, board: &Board, x: &'a mut [f32; CONTACT_INPUTS]) -> &'a [f32] {
+/// `x` (which must be zero; the contact inputs fill it, the race inputs
+/// take its head): the slice the net reads (`width` inputs, its
+/// [`Net::inputs`]), empty for bear-offs.
+pub fn net_inputs<'a>(
+    class: Class,
+    board: &Board,
+    x: &'a mut [f32; CONTACT_INPUTS],
+    width: usize,
+) -> &'a [f32] {
     match class {
         Class::Contact | Class::Crashed => {
-            contact_inputs(board, x);
-            &x[..]
+            contact_inputs(board, x, width);
+            &x[..width]
         }
         Class::Race => {
             let r: &mut [f32; RACE_INPUTS] = (&mut x[..RACE_INPUTS]).try_into().unwrap();
@@ -152,8 +158,8 @@ fn sane(mut p: Probs) -> Probs {
 impl Evaluator {
     /// An evaluator with these nets.
     pub fn new(contact: Net, crashed: Net, race: Net) -> Evaluator {
-        assert_eq!(contact.inputs(), CONTACT_INPUTS);
-        assert_eq!(crashed.inputs(), CONTACT_INPUTS);
+        assert!(CONTACT_WIDTHS.contains(&contact.inputs()));
+        assert!(CONTACT_WIDTHS.contains(&crashed.inputs()));
         assert_eq!(race.inputs(), RACE_INPUTS);
         Evaluator {
             contact,
@@ -175,15 +181,15 @@ impl Evaluator {
         crashed: Option<&[u8]>,
         race: &[u8],
     ) -> Result<Evaluator, NetError> {
-        let contact = Net::from_bytes(contact, CONTACT_INPUTS)?;
+        let contact = Net::from_bytes(contact, &CONTACT_WIDTHS)?;
         let crashed = match crashed {
-            Some(bytes) => Net::from_bytes(bytes, CONTACT_INPUTS)?,
+            Some(bytes) => Net::from_bytes(bytes, &CONTACT_WIDTHS)?,
             None => contact.clone(),
         };
         Ok(Evaluator::new(
             contact,
             crashed,
-            Net::from_bytes(race, RACE_INPUTS)?,
+            Net::from_bytes(race, &[RACE_INPUTS])?,
         ))
     }
 
@@ -262,7 +268,7 @@ impl Evaluator {
         match self.net(class) {
             Some(net) => {
                 let mut x = [0.0f32; CONTACT_INPUTS];
-                sane(net.forward(net_inputs(class, board, &mut x)))
+                sane(net.forward(net_inputs(class, board, &mut x, net.inputs())))
             }
             None => Bearoff::get().probs(board),
         }
@@ -293,14 +299,28 @@ impl Evaluator {
         (best.1, best.2)
     }
 
-    /// The cubeless chances of the player on roll of `board` averaged over
-    /// the 21 rolls, each played by [`Evaluator::best_move`] (a 2-ply look).
-    pub fn one_roll_ahead(&self, board: &Board, moves: &mut MoveList) -> Probs {
+    /// The cubeless chances of the player on roll of `board` looked `rolls`
+    /// rolls ahead: averaged over the 21 rolls, each played by
+    /// [`Evaluator::best_move`], and so on, the positions reached evaluated
+    /// by the nets (0 rolls: [`Evaluator::evaluate`]; 1: a 2-ply look; 2: a
+    /// 3-ply look, 441 plays). The search's value with its 1-ply choices,
+    /// the labels of `rollout-data generate --label`.
+    pub fn look_ahead(&self, board: &Board, rolls: u8) -> Probs {
+        if rolls == 0 {
+            return self.evaluate(board);
+        }
+        let mut moves = MoveList::new();
         let mut acc = [0.0f32; 5];
         for dice in Dice::all() {
             let w = if dice.is_double() { 1.0 } else { 2.0 } / 36.0;
-            board.legal_moves_into(dice, moves);
-            let (_, p) = self.best_move(moves);
+            board.legal_moves_into(dice, &mut moves);
+            let (i, p) = self.best_move(&moves);
+            let after = moves.boards()[i];
+            let p = if rolls == 1 || after.has_won(Side::OnRoll) {
+                p
+            } else {
+                flip(&self.look_ahead(&after.swapped(), rolls - 1))
+            };
             for k in 0..5 {
                 acc[k] += w * p[k];
             }

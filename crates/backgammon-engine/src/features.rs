@@ -1,7 +1,9 @@
 //! The inputs of the neural nets, designed for this project: a raw
 //! description of each side's checkers (truncated unary counts per point)
 //! and a few hand-made features that a one-layer net finds hard to compute
-//! (shots, pips lost to a hit, primes, escapes of the rearmost checker).
+//! (shots, pips lost to a hit, primes, escapes of the rearmost checker)
+//! and, for nets that read them, a few more at the end ([`contact_extra`]:
+//! home points, containment, anchor, contact still to break).
 //!
 //! Both sides are encoded the same way in their own numbering: first the
 //! player on roll, then the opponent. The features of a side are computed as
@@ -9,10 +11,17 @@
 
 use backgammon_rules::{Board, Side};
 
-/// Inputs per side of the contact net.
+/// Inputs per side of the contact net's first part.
 pub const CONTACT_SIDE: usize = 106;
-/// Inputs of the contact net.
-pub const CONTACT_INPUTS: usize = 2 * CONTACT_SIDE;
+/// Inputs of a contact net without the extra features (generations 0-2).
+pub const CONTACT_BASE: usize = 2 * CONTACT_SIDE;
+/// Extra inputs per side ([`contact_extra`]).
+pub const CONTACT_EXTRA_SIDE: usize = 5;
+/// Inputs of a contact net with the extra features: the most a contact
+/// (or crashed) net reads, so the size of the input buffers.
+pub const CONTACT_INPUTS: usize = CONTACT_BASE + 2 * CONTACT_EXTRA_SIDE;
+/// The input counts a contact or crashed net may have.
+pub const CONTACT_WIDTHS: [usize; 2] = [CONTACT_BASE, CONTACT_INPUTS];
 /// Inputs per side of the race net.
 pub const RACE_SIDE: usize = 101;
 /// Inputs of the race net.
@@ -204,11 +213,15 @@ pub fn longest_prime(made: u32) -> u32 {
 /// open points, gets past the lowest point `b` holds within the 8 points in
 /// front of it (36 when nothing of `b`'s blocks it there).
 pub fn escapes(a: &SideView, b: &SideView) -> u32 {
-    let s = a.rearmost();
+    escapes_from(a.rearmost(), mirror(b.made))
+}
+
+/// Rolls of 36 with which a lone checker on `s` (0: none) gets past the
+/// lowest of `blocks` within the 8 points in front of it.
+fn escapes_from(s: u32, blocks: u32) -> u32 {
     if s == 0 {
         return 36;
     }
-    let blocks = mirror(b.made);
     let window = blocks & ((1u32 << s) - 1) & !((1u32 << s.saturating_sub(8)) - 1);
     if window == 0 {
         return 36;
@@ -246,9 +259,70 @@ pub fn escapes(a: &SideView, b: &SideView) -> u32 {
     n
 }
 
+/// [`escapes_from`] for each pattern of blocks on the 12 points in front
+/// of a checker (bit k: the point 12 - k ahead), looked up with the
+/// checker on 13: no escape looks further ahead (a 6-6 is past any block
+/// within 8 points after two steps).
+static ESCAPES_12: std::sync::LazyLock<[u8; 4096]> = std::sync::LazyLock::new(|| {
+    std::array::from_fn(|pat| escapes_from(13, (pat as u32) << 1) as u8)
+});
+
+/// The fewest rolls of 36 with which a lone checker of `a` on any of the
+/// points 15 to 24 escapes `b`'s blocks: how well `b` contains `a`.
+pub fn escapes_worst(b: &SideView) -> u32 {
+    let blocks = mirror(b.made);
+    let table = &*ESCAPES_12;
+    (15..=24)
+        .map(|s| table[((blocks >> (s - 12)) & 0xFFF) as usize] as u32)
+        .min()
+        .unwrap_or(36)
+}
+
+/// Pips `a` must still move to get every checker past `b`'s rearmost one:
+/// the contact left to break.
+pub fn contact_pips(a: &SideView, b: &SideView) -> u32 {
+    let line = 25 - b.rearmost().min(25);
+    a.counts
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| (i as u32 + 1).saturating_sub(line) * c as u32)
+        .sum()
+}
+
+/// `a`'s most advanced anchor in `b`'s home board or on its bar point
+/// (points 18 to 24 in `a`'s numbering), 0 for none.
+pub fn anchor(a: &SideView) -> u32 {
+    let back = a.made & (0x7F << 18);
+    if back == 0 {
+        0
+    } else {
+        back.trailing_zeros()
+    }
+}
+
+/// Writes the extra inputs of side `a` against `b` into `out`
+/// ([`CONTACT_EXTRA_SIDE`] of them): points made in the home board, and
+/// its square (the chance that a checker on the bar stays there), how
+/// badly `a` is contained ([`escapes_worst`]), `a`'s anchor, and the pips
+/// before contact is broken.
+fn contact_extra(a: &SideView, b: &SideView, out: &mut [f32]) {
+    let home = (a.made & 0x7E).count_ones() as f32;
+    out[0] = home / 6.0;
+    out[1] = home * home / 36.0;
+    out[2] = 1.0 - escapes_worst(b) as f32 / 36.0;
+    let anchor = anchor(a);
+    out[3] = if anchor == 0 {
+        0.0
+    } else {
+        (25 - anchor) as f32 / 7.0
+    };
+    out[4] = contact_pips(a, b) as f32 / 167.0;
+}
+
 /// Writes the contact inputs of `board` (seen from the player on roll)
-/// into `out`, which must be zero.
-pub fn contact_inputs(board: &Board, out: &mut [f32; CONTACT_INPUTS]) {
+/// into `out`, which must be zero: the first `width` of them (one of
+/// [`CONTACT_WIDTHS`]).
+pub fn contact_inputs(board: &Board, out: &mut [f32; CONTACT_INPUTS], width: usize) {
     let me = SideView::new(board, Side::OnRoll);
     let them = SideView::new(board, Side::Opponent);
     for (k, (a, b)) in [(&me, &them), (&them, &me)].into_iter().enumerate() {
@@ -263,6 +337,12 @@ pub fn contact_inputs(board: &Board, out: &mut [f32; CONTACT_INPUTS]) {
         o[103] = loss as f32 / (36.0 * 12.0);
         o[104] = longest_prime(a.made).min(8) as f32 / 6.0;
         o[105] = escapes(a, b) as f32 / 36.0;
+    }
+    if width > CONTACT_BASE {
+        let extra = &mut out[CONTACT_BASE..];
+        let (first, second) = extra.split_at_mut(CONTACT_EXTRA_SIDE);
+        contact_extra(&me, &them, first);
+        contact_extra(&them, &me, second);
     }
 }
 
@@ -338,13 +418,67 @@ mod tests {
     }
 
     #[test]
+    fn the_containment_table_agrees_with_escapes_checker_by_checker() {
+        let mut rng = backgammon_rules::SplitMix::new(3);
+        for _ in 0..2000 {
+            let made = rng.next_u64() as u32 & POINTS & rng.next_u64() as u32;
+            let view = SideView {
+                counts: [0; 25],
+                off: 0,
+                occ: made,
+                made,
+                blots: 0,
+            };
+            let blocks = mirror(made);
+            let naive = (15..=24).map(|s| escapes_from(s, blocks)).min().unwrap();
+            assert_eq!(escapes_worst(&view), naive, "{made:#x}");
+        }
+    }
+
+    #[test]
+    fn the_extra_inputs_read_like_the_board() {
+        // Mine: 6, 5, 4 made (three home points), an anchor on 20, a
+        // checker on 22; theirs: their rearmost on their 18 (my 7).
+        let b = board(
+            &[(6, 3), (5, 2), (4, 2), (20, 2), (22, 1), (8, 5)],
+            &[(18, 2), (6, 13)],
+        );
+        let me = SideView::new(&b, Side::OnRoll);
+        let them = SideView::new(&b, Side::Opponent);
+        assert_eq!(anchor(&me), 20);
+        assert_eq!(anchor(&them), 18);
+        // Past their checker on my 7: 8 (5 x 1), 20 (2 x 13), 22 (15).
+        assert_eq!(contact_pips(&me, &them), 5 + 26 + 15);
+        let mut x = [0.0; CONTACT_INPUTS];
+        contact_inputs(&b, &mut x, CONTACT_INPUTS);
+        let mine = &x[CONTACT_BASE..CONTACT_BASE + CONTACT_EXTRA_SIDE];
+        assert_eq!(mine[0], 0.5);
+        assert_eq!(mine[1], 0.25);
+        assert_eq!(mine[3], 5.0 / 7.0);
+        // The base inputs do not depend on the width.
+        let mut y = [0.0; CONTACT_INPUTS];
+        contact_inputs(&b, &mut y, CONTACT_BASE);
+        assert_eq!(x[..CONTACT_BASE], y[..CONTACT_BASE]);
+        assert!(y[CONTACT_BASE..].iter().all(|&v| v == 0.0));
+        // A full prime lets nothing out; no blocks let everything out.
+        let full = board(
+            &[(9, 2), (8, 2), (7, 2), (6, 2), (5, 2), (4, 2)],
+            &[(24, 2)],
+        );
+        let prime = SideView::new(&full, Side::OnRoll);
+        assert_eq!(escapes_worst(&prime), 0);
+        let open = SideView::new(&board(&[(1, 15)], &[(1, 15)]), Side::OnRoll);
+        assert_eq!(escapes_worst(&open), 36);
+    }
+
+    #[test]
     fn primes_and_escapes() {
         assert_eq!(longest_prime(0b0111_0110), 3);
         let s = SideView::new(&Board::START, Side::OnRoll);
         let e = escapes(&s, &s);
         assert!(e > 0 && e < 36, "{e}");
         let mut x = [0.0; CONTACT_INPUTS];
-        contact_inputs(&Board::START, &mut x);
+        contact_inputs(&Board::START, &mut x, CONTACT_BASE);
         assert_eq!(&x[92..96], &[1.0, 1.0, 0.0, 0.0]);
         assert_eq!(x[101], 1.0);
         let mut r = [0.0; RACE_INPUTS];

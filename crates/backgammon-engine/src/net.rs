@@ -51,8 +51,17 @@ pub enum NetError {
     Narrower { hidden: usize, has: usize },
     #[error("{0} outputs: expected 5")]
     Outputs(usize),
-    #[error("{found} inputs, expected {expected}")]
-    Inputs { found: usize, expected: usize },
+    #[error("{found} inputs, expected {}", words(expected))]
+    Inputs {
+        found: usize,
+        expected: &'static [usize],
+    },
+}
+
+/// "212", "212 or 222".
+fn words(counts: &[usize]) -> String {
+    let all: Vec<String> = counts.iter().map(usize::to_string).collect();
+    all.join(" or ")
 }
 
 /// `e^x`, to about 1e-6 relative, branch-free so loops over it vectorise:
@@ -140,6 +149,25 @@ impl Net {
             b1,
             w2,
             b2: self.b2,
+        })
+    }
+
+    /// The same function reading `inputs` inputs: the new ones (at the
+    /// end) start with no weight, so the net answers as before until
+    /// training gives them a part.
+    pub fn with_inputs(&self, inputs: usize) -> Result<Net, NetError> {
+        if inputs < self.inputs {
+            return Err(NetError::Inputs {
+                found: inputs,
+                expected: &[],
+            });
+        }
+        let mut w1 = self.w1.clone();
+        w1.resize(inputs * self.hidden, 0.0);
+        Ok(Net {
+            inputs,
+            w1,
+            ..self.clone()
         })
     }
 
@@ -266,8 +294,8 @@ impl Net {
         out
     }
 
-    /// Reads a net; `inputs` is the number its inputs must have.
-    pub fn from_bytes(bytes: &[u8], inputs: usize) -> Result<Net, NetError> {
+    /// Reads a net; `widths` are the numbers of inputs it may have.
+    pub fn from_bytes(bytes: &[u8], widths: &'static [usize]) -> Result<Net, NetError> {
         if bytes.len() < 20 {
             return Err(NetError::Short);
         }
@@ -276,12 +304,13 @@ impl Net {
         }
         let word = |i: usize| u32::from_le_bytes(bytes[8 + 4 * i..12 + 4 * i].try_into().unwrap());
         let (found, hidden, outputs) = (word(0) as usize, word(1) as usize, word(2) as usize);
-        if found != inputs {
+        if !widths.contains(&found) {
             return Err(NetError::Inputs {
                 found,
-                expected: inputs,
+                expected: widths,
             });
         }
+        let inputs = found;
         check_hidden(hidden)?;
         if outputs != OUTPUTS {
             return Err(NetError::Outputs(outputs));
@@ -337,19 +366,40 @@ mod tests {
         for k in 0..OUTPUTS {
             assert!((after[k] - target[k]).abs() < (before[k] - target[k]).abs().max(0.02));
         }
-        let back = Net::from_bytes(&net.to_bytes(), 12).unwrap();
+        let back = Net::from_bytes(&net.to_bytes(), &[12]).unwrap();
         assert_eq!(back, net);
+        let refused = Net::from_bytes(&net.to_bytes(), &[13, 15]);
         assert_eq!(
-            Net::from_bytes(&net.to_bytes(), 13),
+            refused,
             Err(NetError::Inputs {
                 found: 12,
-                expected: 13
+                expected: &[13, 15]
             })
         );
         assert_eq!(
-            Net::from_bytes(b"nonsense-nonsense-xx", 12),
+            refused.unwrap_err().to_string(),
+            "12 inputs, expected 13 or 15"
+        );
+        assert_eq!(
+            Net::from_bytes(b"nonsense-nonsense-xx", &[12]),
             Err(NetError::Magic)
         );
+    }
+
+    #[test]
+    fn a_net_with_more_inputs_answers_as_before_and_learns_to_read_them() {
+        let net = Net::random(12, 16, 5);
+        let mut more = net.with_inputs(14).unwrap();
+        assert_eq!(more.inputs(), 14);
+        assert!(net.with_inputs(10).is_err());
+        let x: Vec<f32> = (0..14).map(|i| (i % 4) as f32 * 0.3).collect();
+        assert_eq!(net.forward(&x[..12]), more.forward(&x));
+        for _ in 0..50 {
+            more.train(&x, &[0.9, 0.3, 0.05, 0.1, 0.0], 0.1);
+        }
+        assert!(more.w1[12 * 16..].iter().any(|&w| w != 0.0));
+        let back = Net::from_bytes(&more.to_bytes(), &[12, 14]).unwrap();
+        assert_eq!(back, more);
     }
 
     #[test]

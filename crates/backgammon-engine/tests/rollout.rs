@@ -136,3 +136,34 @@ fn a_bear_off_rolled_out_matches_the_database() {
         reduced.cubeless_error
     );
 }
+
+/// Stratified dice make a rollout truncated after `k` rolls, without luck
+/// adjustment, over 36^k trials the exact mean over the first `k` rolls:
+/// the evaluator's own look `k` rolls ahead (two implementations, one
+/// answer).
+#[test]
+fn a_rollout_truncated_over_every_roll_is_the_look_ahead() {
+    let contact = Board::from_position_id("sOfIAQawM3gAVg").expect("a position ID");
+    for board in [Board::START, contact] {
+        for (rolls, trials) in [(1u8, 36u32), (2, 1296)] {
+            let s = Settings {
+                trials,
+                truncate: Some(rolls as u32),
+                variance_reduction: false,
+                threads: 2,
+                ..Settings::default()
+            };
+            let rolled = run(&target(board, None), &s).outcomes[0].clone();
+            let look = nets().look_ahead(&board, rolls);
+            for k in 0..5 {
+                assert!(
+                    (rolled.probs[k] - look[k]).abs() < 1e-4,
+                    "{} {rolls} rolls, chance {k}: rollout {} look-ahead {}",
+                    board.position_id(),
+                    rolled.probs[k],
+                    look[k]
+                );
+            }
+        }
+    }
+}

@@ -135,9 +135,8 @@ pub fn fit_epoch(eval: &mut Evaluator, data: &[(Board, Probs)], alpha: f32, rng:
         let (b, target) = &data[k as usize];
         x.fill(0.0);
         let class = classify(b);
-        let inputs = net_inputs(class, b, &mut x);
         if let Some(net) = eval.net_mut(class) {
-            net.train(inputs, target, alpha);
+            net.train(net_inputs(class, b, &mut x, net.inputs()), target, alpha);
         }
     }
 }

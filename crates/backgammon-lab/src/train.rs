@@ -12,7 +12,7 @@
 
 use crate::duel::{duel, PubevalChooser};
 use backgammon_engine::eval::{classify, flip, net_inputs, Class, Evaluator, Probs};
-use backgammon_engine::features::{CONTACT_INPUTS, RACE_INPUTS};
+use backgammon_engine::features::{CONTACT_BASE, CONTACT_INPUTS, RACE_INPUTS};
 use backgammon_engine::files::write_atomic;
 use backgammon_engine::net::{check_hidden, Net, NetError};
 use backgammon_engine::pubeval::Pubeval;
@@ -202,7 +202,8 @@ pub fn train_game(
         let (i, p) = eval.best_move(moves);
         let after = moves.boards()[i];
         let mut x = [0.0f32; CONTACT_INPUTS];
-        let inputs = net_inputs(class, &board, &mut x).len();
+        let width = eval.net(class).map_or(0, |n| n.inputs());
+        let inputs = net_inputs(class, &board, &mut x, width).len();
         steps.push(Step {
             class,
             x,
@@ -319,7 +320,8 @@ fn fresh_nets(hidden: (usize, usize), seed: u64) -> Result<Evaluator, TrainError
     }
     // The crashed net starts as the contact net: crashed positions are
     // contact positions of one kind.
-    let contact = Net::random(CONTACT_INPUTS, hidden.0, seed ^ 1);
+    // Without the extra inputs, as generation 0 was trained.
+    let contact = Net::random(CONTACT_BASE, hidden.0, seed ^ 1);
     Ok(Evaluator::new(
         contact.clone(),
         contact,
