@@ -267,8 +267,9 @@ static ESCAPES_12: std::sync::LazyLock<[u8; 4096]> = std::sync::LazyLock::new(||
     std::array::from_fn(|pat| escapes_from(13, (pat as u32) << 1) as u8)
 });
 
-/// The fewest rolls of 36 with which a lone checker of `a` on any of the
-/// points 15 to 24 escapes `b`'s blocks: how well `b` contains `a`.
+/// The fewest rolls of 36 with which a lone checker of `b`'s opponent, on
+/// any of the points 15 to 24 of its own numbering, escapes `b`'s blocks:
+/// how well `b` contains the other side.
 pub fn escapes_worst(b: &SideView) -> u32 {
     let blocks = mirror(b.made);
     let table = &*ESCAPES_12;
