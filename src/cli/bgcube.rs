@@ -32,6 +32,10 @@ pub struct CubeErrorsArgs {
     /// The Jacoby rule (on or off).
     #[arg(long, default_value = "on", value_parser = ["on", "off"])]
     pub jacoby: String,
+    /// List this many of the worst decisions of the deepest of --plies
+    /// (gnubg position ID, cube, the judge's and our equities).
+    #[arg(long, default_value_t = 0)]
+    pub worst: usize,
 }
 
 /// Runs `backgammon cube-errors`.
@@ -44,6 +48,7 @@ pub fn run(a: CubeErrorsArgs, out: &mut impl Write) -> Result<(), super::bgerror
         gnubg: a.gnubg,
         judge_plies: a.judge_plies,
         jacoby: a.jacoby == "on",
+        worst: a.worst,
     };
     Ok(cube_errors::run(&settings, out)?)
 }

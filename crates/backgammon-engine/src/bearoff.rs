@@ -14,8 +14,10 @@
 //! from the two distributions as if the sides were independent: the player
 //! on roll who needs `n` rolls wins when the opponent needs `n` or more.
 
+pub use crate::files::cache_dir;
+use crate::files::{bytes_f32, f32_bytes, Cached};
 use backgammon_rules::{Board, Dice, MoveList, Side};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::OnceLock;
 
 /// Home points.
@@ -105,13 +107,13 @@ fn all_positions() -> Vec<([u8; HOME], u32)> {
 }
 
 /// The board with `c` home for the player on roll and nobody else on it.
-fn lone_board(c: &[u8; HOME]) -> Board {
+pub(crate) fn lone_board(c: &[u8; HOME]) -> Board {
     let mut me = [0u8; 25];
     me[..HOME].copy_from_slice(c);
     Board::from_counts(&me, &[0; 25]).expect("at most 15 checkers")
 }
 
-fn home_of(b: &Board) -> [u8; HOME] {
+pub(crate) fn home_of(b: &Board) -> [u8; HOME] {
     let c = b.counts(Side::OnRoll);
     std::array::from_fn(|i| c[i])
 }
@@ -195,57 +197,36 @@ impl Bearoff {
     /// generated (and cached).
     pub fn get() -> &'static Bearoff {
         static TABLES: OnceLock<Bearoff> = OnceLock::new();
-        TABLES.get_or_init(|| match cache_dir() {
-            Some(dir) => Bearoff::cached_in(&dir),
-            None => Bearoff::generate(),
-        })
+        TABLES.get_or_init(|| CACHE.load_or_make())
     }
 
     /// The tables from the cache file in `dir` if it holds a whole, valid
-    /// copy; else generated and written there (best effort: a directory
-    /// that cannot be written only costs the next process the generation).
+    /// copy; else generated and written there.
     pub fn cached_in(dir: &Path) -> Bearoff {
-        let path = dir.join(CACHE_FILE);
-        if let Some(tables) = std::fs::read(&path)
-            .ok()
-            .and_then(|b| Bearoff::from_bytes(&b))
-        {
-            return tables;
-        }
-        let tables = Bearoff::generate();
-        let _ = write_atomic(dir, &path, &tables.to_bytes());
-        tables
+        CACHE.load_or_make_in(dir)
     }
 
     /// The cache file's bytes: [`CACHE_MAGIC`], the two tables as
-    /// little-endian f32 (positions in rank order), then an FNV-1a hash of
-    /// all that.
+    /// little-endian f32 (positions in rank order), then a hash.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(CACHE_BYTES);
-        out.extend_from_slice(CACHE_MAGIC);
-        for d in self.off.iter().chain(&self.first) {
-            for x in d {
-                out.extend_from_slice(&x.to_le_bytes());
-            }
-        }
-        let h = fnv1a(&out);
-        out.extend_from_slice(&h.to_le_bytes());
-        out
+        CACHE.to_bytes(self)
     }
 
     /// The tables from [`Bearoff::to_bytes`]'s bytes; `None` for anything
     /// else (another version, a cut or damaged file).
     pub fn from_bytes(b: &[u8]) -> Option<Bearoff> {
-        if b.len() != CACHE_BYTES || &b[..CACHE_MAGIC.len()] != CACHE_MAGIC {
+        CACHE.from_bytes(b)
+    }
+
+    fn body(&self) -> Vec<u8> {
+        f32_bytes(self.off.iter().chain(&self.first).flatten().copied())
+    }
+
+    fn read(body: &[u8]) -> Option<Bearoff> {
+        if body.len() != 2 * POSITIONS * MAX_ROLLS * 4 {
             return None;
         }
-        let (body, hash) = b.split_at(b.len() - 8);
-        if fnv1a(body).to_le_bytes() != hash {
-            return None;
-        }
-        let mut floats = body[CACHE_MAGIC.len()..]
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes(c.try_into().unwrap()));
+        let mut floats = bytes_f32(body);
         let mut table = || -> Vec<[f32; MAX_ROLLS]> {
             (0..POSITIONS)
                 .map(|_| std::array::from_fn(|_| floats.next().unwrap()))
@@ -312,34 +293,14 @@ impl Bearoff {
 pub const CACHE_MAGIC: &[u8; 8] = b"GHBOFF01";
 /// The cache file in [`cache_dir`].
 pub const CACHE_FILE: &str = "bearoff-GHBOFF01.bin";
-const CACHE_BYTES: usize = CACHE_MAGIC.len() + 2 * POSITIONS * MAX_ROLLS * 4 + 8;
 
-/// Where the tables are cached: `$GRASSHOPPER_CACHE` (`off` for no cache),
-/// else `$XDG_CACHE_HOME/grasshopper`, else `$HOME/.cache/grasshopper`.
-pub fn cache_dir() -> Option<PathBuf> {
-    let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
-    if let Some(dir) = var("GRASSHOPPER_CACHE") {
-        return (dir != "off").then(|| PathBuf::from(dir));
-    }
-    var("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .or_else(|| var("HOME").map(|h| PathBuf::from(h).join(".cache")))
-        .map(|d| d.join("grasshopper"))
-}
-
-/// Writes the cache so that processes starting together never read a
-/// half-written one.
-fn write_atomic(dir: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir)?;
-    crate::files::write_atomic(path, bytes)
-}
-
-/// FNV-1a, 64 bits: the cache's check against a damaged file.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
-    })
-}
+const CACHE: Cached<Bearoff> = Cached {
+    file: CACHE_FILE,
+    magic: CACHE_MAGIC,
+    make: Bearoff::generate,
+    body: Bearoff::body,
+    read: Bearoff::read,
+};
 
 #[cfg(test)]
 mod tests {

@@ -6,6 +6,7 @@
 //! the backgammon-lab crate's work.
 
 pub mod bearoff;
+pub mod bearoff_cube;
 pub mod cube;
 pub mod eval;
 pub mod features;

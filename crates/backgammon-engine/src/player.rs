@@ -4,6 +4,7 @@
 //! and the match runner treat every player alike. Baselines never double
 //! and always take.
 
+use crate::bearoff_cube::CubefulBearoff;
 use crate::cube::{self, CubeDecision, CubeState, Owner};
 use crate::eval::{classify, Evaluator, Probs};
 use crate::pubeval::{is_race, Pubeval};
@@ -81,6 +82,7 @@ pub fn use_nets(eval: Evaluator) -> Result<(), NetsInUse> {
 /// once and the first move's time is not spent on it.
 pub fn prepare() {
     nets().bearoff();
+    CubefulBearoff::get();
 }
 
 /// How the net player searches.
@@ -195,7 +197,12 @@ impl Player {
     /// the net's own chances: the nets fitted to rollouts (generation 2 on)
     /// give gammons within a point of GNU Backgammon's in every class, so
     /// the TD nets' scaling of contact gammons is gone.
+    /// In a money game's last bear-offs (at most six checkers a side) the
+    /// decision is exact, from the cubeful table ([`CubefulBearoff`]).
     pub fn cube_decision(&mut self, board: &Board, cube: &CubeState) -> CubeDecision {
+        if cube.away.is_none() && CubefulBearoff::covers(board) {
+            return CubefulBearoff::get().decide(board, cube);
+        }
         let p = self.chances(board);
         cube::decide(cube, &p, efficiency(board))
     }
@@ -326,5 +333,23 @@ mod tests {
         let mut p = Player::new(Kind::Pubeval, None);
         assert!(!p.doubles(&Board::START, &m));
         assert!(p.takes(&Board::START, &m));
+    }
+
+    #[test]
+    fn the_last_rolls_of_a_money_game_are_doubled_from_the_exact_table() {
+        // The opponent is off next roll whatever happens; the player on
+        // roll wins 64%: double, take (GNU Backgammon's verdict). Janowski's
+        // model, which a match still uses, says no double.
+        let b: Board = "BAAASAAAAAAAAA".parse().unwrap();
+        let mut p = Player::new(Kind::Net, None);
+        let money = CubeState::money(true);
+        assert!(p.doubles(&b, &money) && p.takes(&b, &money));
+        assert!((p.cube_decision(&b, &money).double_take - 0.556).abs() < 1e-3);
+        let mut owned = money;
+        (owned.cube, owned.owner) = (4, Owner::Me);
+        assert!((p.cube_decision(&b, &owned).double_pass - 4.0).abs() < 1e-9);
+        let mut s = MatchState::new_match(7);
+        s.on_roll = backgammon_rules::Player::Zero;
+        assert!(!p.doubles(&b, &cube_state(&s)));
     }
 }

@@ -48,6 +48,9 @@ pub struct CubeErrorsSettings {
     pub judge_plies: u8,
     /// Money play under the Jacoby rule.
     pub jacoby: bool,
+    /// List this many of the deepest player's worst decisions (position,
+    /// cube, the judge's and our equities), to look at on a board.
+    pub worst: usize,
 }
 
 /// Why `backgammon cube-errors` stopped.
@@ -131,11 +134,13 @@ struct Judged {
     judge: Verdict,
 }
 
-/// A player's double and take choices on one position.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+/// A player's double and take choices on one position, and the equities
+/// they come from.
+#[derive(Copy, Clone, Debug, PartialEq)]
 struct Choice {
     double: bool,
     take: bool,
+    values: Verdict,
 }
 
 impl From<CubeDecision> for Choice {
@@ -143,6 +148,11 @@ impl From<CubeDecision> for Choice {
         Choice {
             double: d.double(),
             take: d.take(),
+            values: Verdict {
+                nd: d.no_double,
+                dt: d.double_take,
+                dp: d.double_pass,
+            },
         }
     }
 }
@@ -206,7 +216,78 @@ pub fn run(a: &CubeErrorsSettings, out: &mut impl Write) -> Result<(), CubeError
         "errors in thousandths of a point (cube 1) a decision, ± a 95% interval; agree: the judge's choice"
     )?;
     report(out, &judged, &players, &keep)?;
-    chance_bias(out, &candidates, &judged, &keep)
+    chance_bias(out, &candidates, &judged, &keep)?;
+    let deepest = players.len() - 2;
+    if a.worst > 0 && deepest > 0 {
+        worst(out, &candidates, &judged, &players[deepest], &keep, a.worst)?;
+    }
+    Ok(())
+}
+
+/// The `n` decisions where `player` errs most (its double or its take
+/// error, whichever is larger), worst first: the position (gnubg position
+/// ID), the cube, the class, the judge's equities and the player's.
+fn worst(
+    out: &mut impl Write,
+    candidates: &[(Board, CubeState)],
+    judged: &[Judged],
+    player: &(String, Vec<Choice>),
+    keep: &[usize],
+    n: usize,
+) -> Result<(), CubeErrorsError> {
+    let (name, choices) = player;
+    let cost = |i: usize| {
+        let j = &judged[i].judge;
+        let c = &choices[i];
+        (j.double_error(c.double), j.take_error(c.take))
+    };
+    let mut idx: Vec<usize> = keep.to_vec();
+    idx.sort_by(|&x, &y| {
+        let (a, b) = (cost(x), cost(y));
+        (b.0.max(b.1)).total_cmp(&a.0.max(a.1))
+    });
+    writeln!(
+        out,
+        "worst decisions of {name} (nd, dt, dp: cube-1 equities of the player on roll)"
+    )?;
+    for &i in idx
+        .iter()
+        .take(n)
+        .filter(|&&i| cost(i).0.max(cost(i).1) > 0.0)
+    {
+        let (double, take) = cost(i);
+        let (b, s) = &candidates[i];
+        let c = &choices[i];
+        writeln!(
+            out,
+            "  {b} cube {} {:8} judge {} {:15} ours {} {} {}: double error {:.1}, take error {:.1}",
+            cube_field(s),
+            judged[i].class,
+            values(&judged[i].judge),
+            judged[i].judge.name(),
+            values(&per_cube(&c.values, s.cube)),
+            if c.double { "double" } else { "no double" },
+            if c.take { "take" } else { "pass" },
+            1000.0 * double,
+            1000.0 * take
+        )?;
+    }
+    Ok(())
+}
+
+/// Equities at cube `cube` per cube 1, as the judge gives them.
+fn per_cube(v: &Verdict, cube: u32) -> Verdict {
+    let c = cube as f64;
+    Verdict {
+        nd: v.nd / c,
+        dt: v.dt / c,
+        dp: v.dp / c,
+    }
+}
+
+/// A verdict's three equities.
+fn values(v: &Verdict) -> String {
+    format!("nd {:+.3} dt {:+.3} dp {:+.3}", v.nd, v.dt, v.dp)
 }
 
 /// How our 1-ply chances differ from gnubg 0-ply's on the decisions, per
@@ -260,6 +341,7 @@ fn verdict_choice(v: &Verdict) -> Choice {
     Choice {
         double: v.doubled() > v.nd,
         take: v.dt <= v.dp,
+        values: *v,
     }
 }
 
@@ -530,7 +612,8 @@ mod tests {
             verdict_choice(&tg),
             Choice {
                 double: false,
-                take: false
+                take: false,
+                values: tg
             }
         );
     }
@@ -546,6 +629,64 @@ mod tests {
         let e = parse_line("x 1").err().unwrap().to_string();
         assert!(e.contains("\"x 1\""), "{e}");
         assert!(stat(&[0.0, 0.002]).contains("50.0% agree"));
+    }
+
+    /// A random home board of 1 to 6 checkers (the cubeful bear-off
+    /// table's reach), as 25 counts.
+    fn small_home(rng: &mut backgammon_rules::SplitMix) -> [u8; 25] {
+        let mut c = [0u8; 25];
+        for _ in 0..1 + rng.below(6) {
+            c[rng.below(6) as usize] += 1;
+        }
+        c
+    }
+
+    #[test]
+    fn the_cubeful_bear_off_table_agrees_with_gnubgs_two_sided_database() {
+        use backgammon_engine::bearoff_cube::CubefulBearoff;
+        let mut rng = backgammon_rules::SplitMix::new(5);
+        let candidates: Vec<(Board, CubeState)> = (0..300)
+            .map(|k| {
+                let b = Board::from_counts(&small_home(&mut rng), &small_home(&mut rng)).unwrap();
+                let mut s = CubeState::money(true);
+                if k % 2 == 1 {
+                    (s.cube, s.owner) = (2, Owner::Me);
+                }
+                (b, s)
+            })
+            .collect();
+        let settings = CubeErrorsSettings {
+            decisions: 0,
+            seed: 0,
+            records: None,
+            plies: vec![],
+            gnubg: "/usr/games/gnubg".into(),
+            judge_plies: 0,
+            jacoby: true,
+            worst: 0,
+        };
+        let judged = judge(&settings, &candidates).expect("gnubg judges");
+        let table = CubefulBearoff::get();
+        let mut worst = 0.0f64;
+        for ((b, s), j) in candidates.iter().zip(&judged) {
+            assert!(CubefulBearoff::covers(b));
+            let ours = table.decide(b, s);
+            let v = s.cube as f64;
+            let diffs = [
+                ours.no_double / v - j.zero.nd,
+                ours.double_take / v - j.zero.dt,
+            ];
+            for d in diffs {
+                worst = worst.max(d.abs());
+            }
+            assert!(
+                diffs.iter().all(|d| d.abs() < 1e-3),
+                "{b} cube {}: ours {ours:?} (per cube {v}), gnubg's {:?}",
+                cube_field(s),
+                j.zero
+            );
+        }
+        eprintln!("largest difference from gnubg's cubeful bear-off equities: {worst:.6}");
     }
 
     #[test]
