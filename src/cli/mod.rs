@@ -198,18 +198,26 @@ fn parse_shard(s: &str) -> Result<(usize, usize), ArgError> {
 }
 
 /// Ctrl-C, SIGTERM or SIGHUP: ends every engine's process group, then
-/// exits as the signal would have (130). The engines lead process groups of
-/// their own (engine-client), which a terminal's signal does not reach: an
-/// engine that ignores the end of its input, or a wrapper's children, would
-/// outlive the runner.
+/// exits as the signal would have (128 + its number: 130, 143, 129), so
+/// that a shell or Slurm can tell an interrupt from a termination. The
+/// engines lead process groups of their own (engine-client), which a
+/// terminal's signal does not reach: an engine that ignores the end of its
+/// input, or a wrapper's children, would outlive the runner.
 fn end_engines_on_interrupt() {
-    let installed = ctrlc::set_handler(|| {
-        engine_client::kill_all_engines();
-        std::process::exit(130);
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let mut signals = match signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("grasshopper: engines will not be ended on Ctrl-C: {e}");
+            return;
+        }
+    };
+    std::thread::spawn(move || {
+        if let Some(signal) = signals.forever().next() {
+            engine_client::kill_all_engines();
+            std::process::exit(128 + signal);
+        }
     });
-    if let Err(e) = installed {
-        eprintln!("grasshopper: engines will not be ended on Ctrl-C: {e}");
-    }
 }
 
 /// `--nets DIR`: the nets every backgammon player of this process uses.

@@ -204,10 +204,21 @@ fn a_missing_program_is_an_error_not_a_game() {
 
 #[test]
 fn ctrl_c_ends_the_engines_and_what_they_started() {
+    interrupt_ends_the_engines("INT", 130);
+}
+
+#[test]
+fn sigterm_ends_the_engines_and_exits_as_terminated() {
+    // Slurm and service managers send SIGTERM: 128 + 15 tells them apart.
+    interrupt_ends_the_engines("TERM", 143);
+}
+
+fn interrupt_ends_the_engines(signal: &str, code: i32) {
     // An engine behind a wrapper that leaves a child (`sleep`) in the
     // engine's process group: the terminal's Ctrl-C reaches the runner
     // only, so the runner must end the groups itself.
-    let pidfile = scratch("match_faults", "interrupt.pid");
+    let tag = format!("interrupt-{signal}");
+    let pidfile = scratch("match_faults", &format!("{tag}.pid"));
     let script = format!(
         "sleep 1000 & echo $! > '{}'; exec '{}'",
         pidfile.display(),
@@ -228,7 +239,7 @@ fn ctrl_c_ends_the_engines_and_what_they_started() {
             "-q",
         ])
         .arg("--pgn")
-        .arg(scratch("match_faults", "interrupt.pgn"))
+        .arg(scratch("match_faults", &format!("{tag}.pgn")))
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -247,12 +258,12 @@ fn ctrl_c_ends_the_engines_and_what_they_started() {
     // Games are being played: now Ctrl-C, as a terminal sends it.
     std::thread::sleep(std::time::Duration::from_millis(300));
     let sent = Command::new("kill")
-        .args(["-INT", &runner.id().to_string()])
+        .args([&format!("-{signal}"), &runner.id().to_string()])
         .status()
         .unwrap();
     assert!(sent.success());
     let status = runner.wait().unwrap();
-    assert_eq!(status.code(), Some(130), "{status:?}");
+    assert_eq!(status.code(), Some(code), "{status:?}");
     let gone = std::time::Instant::now() + std::time::Duration::from_secs(5);
     while running(child) && std::time::Instant::now() < gone {
         std::thread::sleep(std::time::Duration::from_millis(20));
