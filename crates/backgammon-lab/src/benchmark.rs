@@ -588,9 +588,11 @@ pub struct Scored {
 }
 
 /// Scores chosen moves (positions after them, one per player) on an entry:
-/// the best rolled-out equity among the candidates and the chosen moves
-/// less that of each chosen one. `roll` rolls out a move that is not a
-/// candidate.
+/// the best of the candidates' rolled-out equities and the chosen move's
+/// own, less the chosen move's. `roll` rolls out a move that is not a
+/// candidate (once, however many players chose it). Another player's
+/// choice never counts: a player's error does not depend on who else is
+/// scored in the same run.
 pub fn score_entry(
     entry: &Entry,
     chosen: &[Board],
@@ -610,14 +612,17 @@ pub fn score_entry(
             known.push((*b, roll(b)?.0));
         }
     }
-    let best = known.iter().map(|k| k.1).fold(f64::NEG_INFINITY, f64::max);
+    let best = known[..afters.len()]
+        .iter()
+        .map(|k| k.1)
+        .fold(f64::NEG_INFINITY, f64::max);
     Ok(chosen
         .iter()
         .zip(outside)
         .map(|(b, outside)| {
             let v = known.iter().find(|k| k.0 == *b).expect("known").1;
             Scored {
-                error: best - v,
+                error: best.max(v) - v,
                 outside,
             }
         })
@@ -861,6 +866,11 @@ mod tests {
         );
         assert!((s[1].error - 0.0623).abs() < 1e-12 && !s[1].outside);
         assert!((s[2].error - 0.1123).abs() < 1e-12 && s[2].outside);
+        // An outside move that rolls out better than every candidate costs
+        // its player nothing and the other players nothing more.
+        let s = score_entry(&e, &[afters[1], other], |_| Ok((0.05, 0.01))).unwrap();
+        assert!((s[0].error - 0.0623).abs() < 1e-12, "{s:?}");
+        assert_eq!(s[1].error, 0.0);
     }
 
     #[test]
