@@ -84,7 +84,13 @@ pub struct Bearoff {
 
 /// Every home board, with its pips.
 fn all_positions() -> Vec<([u8; HOME], u32)> {
-    let mut out = Vec::with_capacity(POSITIONS);
+    home_boards(15)
+}
+
+/// Every home board of at most `checkers` checkers, with its pips, in
+/// lexicographic order of the counts (the empty board first).
+pub(crate) fn home_boards(checkers: u8) -> Vec<([u8; HOME], u32)> {
+    let mut out = Vec::new();
     let mut c = [0u8; HOME];
     fn rec(p: usize, left: u8, c: &mut [u8; HOME], out: &mut Vec<([u8; HOME], u32)>) {
         if p == HOME {
@@ -102,7 +108,7 @@ fn all_positions() -> Vec<([u8; HOME], u32)> {
         }
         c[p] = 0;
     }
-    rec(0, 15, &mut c, &mut out);
+    rec(0, checkers, &mut c, &mut out);
     out
 }
 

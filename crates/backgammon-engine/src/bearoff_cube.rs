@@ -19,9 +19,10 @@
 //! [`CubefulBearoff::no_double`]. The decision follows:
 //! [`CubefulBearoff::decide`].
 
-use crate::bearoff::{home_of, lone_board, rank, POSITIONS};
+use crate::bearoff::{home_boards, home_of, lone_board, rank, POSITIONS};
 use crate::cube::{CubeDecision, CubeState, Owner};
 use crate::files::{bytes_f32, f32_bytes, Cached};
+use crate::search::weight;
 use backgammon_rules::{Board, Dice, MoveList, Side};
 use std::path::Path;
 use std::sync::OnceLock;
@@ -30,15 +31,14 @@ use std::sync::OnceLock;
 pub const CHECKERS: u8 = 6;
 /// Home boards of at most [`CHECKERS`] checkers: C(6 + 6, 6).
 const SIDES: usize = 924;
-/// The three owners, in the table's order.
-const OWNERS: [Owner; 3] = [Owner::Centred, Owner::Me, Owner::Opponent];
-const _: () = assert!(matches!(OWNERS[2], Owner::Opponent));
 
 /// The owner index of the cube seen from the other side.
 const fn flipped(owner: usize) -> usize {
     [0, 2, 1][owner]
 }
 
+/// The table's index of a cube owner: centred, the player on roll, the
+/// opponent.
 const fn owner_index(owner: Owner) -> usize {
     match owner {
         Owner::Centred => 0,
@@ -63,27 +63,11 @@ impl std::fmt::Debug for CubefulBearoff {
     }
 }
 
-/// Every home board of at most [`CHECKERS`] checkers with its pips, the
-/// empty board first.
+/// Every home board of at most [`CHECKERS`] checkers with its pips, in
+/// order of pips (the empty board first).
 fn small_boards() -> Vec<([u8; 6], u32)> {
-    let mut out = Vec::with_capacity(SIDES);
-    let mut c = [0u8; 6];
-    fn rec(p: usize, left: u8, c: &mut [u8; 6], out: &mut Vec<([u8; 6], u32)>) {
-        if p == 6 {
-            let pips = c
-                .iter()
-                .enumerate()
-                .map(|(i, &n)| (i as u32 + 1) * n as u32);
-            out.push((*c, pips.sum()));
-            return;
-        }
-        for n in 0..=left {
-            c[p] = n;
-            rec(p + 1, left - n, c, out);
-        }
-        c[p] = 0;
-    }
-    rec(0, CHECKERS, &mut c, &mut out);
+    let mut out = home_boards(CHECKERS);
+    debug_assert_eq!(out.len(), SIDES);
     out.sort_by_key(|&(_, pips)| pips);
     out
 }
@@ -134,14 +118,12 @@ fn successors(boards: &[([u8; 6], u32)], index: &[u16]) -> Vec<[Vec<u16>; 21]> {
 }
 
 impl CubefulBearoff {
-    /// Generates the table (about a CPU-second).
+    /// Generates the table (about a third of a CPU-second).
     pub fn generate() -> CubefulBearoff {
         let boards = small_boards();
         let index = index_of(&boards);
         let next = successors(&boards, &index);
-        let weights: Vec<f32> = Dice::all()
-            .map(|d| if d.is_double() { 1.0 } else { 2.0 } / 36.0)
-            .collect();
+        let weights: Vec<f32> = Dice::all().map(weight).collect();
         let mut nd = vec![0.0f32; SIDES * SIDES * 3];
         // A pair's successors have fewer pips in all: fill by the sum.
         let mut pairs: Vec<(usize, usize)> = (1..SIDES)
@@ -235,12 +217,14 @@ impl CubefulBearoff {
 }
 
 /// The equities per cube of the player on roll with `me` against `them`,
-/// for each owner of the cube (in [`OWNERS`]' order), doubling where that
-/// is best: the opponent then owns a cube of twice the value, or passes.
+/// for each owner of the cube (in [`owner_index`]'s order), doubling where
+/// that is best: the opponent then owns a cube of twice the value, or
+/// passes.
 fn values(nd: &[f32], me: usize, them: usize) -> [f32; 3] {
     let e: [f32; 3] = nd[(me * SIDES + them) * 3..][..3].try_into().unwrap();
-    let doubled = (2.0 * e[2]).min(1.0);
-    [e[0].max(doubled), e[1].max(doubled), e[2]]
+    let opp = owner_index(Owner::Opponent);
+    let doubled = (2.0 * e[opp]).min(1.0);
+    std::array::from_fn(|o| if o == opp { e[o] } else { e[o].max(doubled) })
 }
 
 #[cfg(test)]
