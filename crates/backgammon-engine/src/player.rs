@@ -197,11 +197,15 @@ impl Player {
     /// the net's own chances: the nets fitted to rollouts (generation 2 on)
     /// give gammons within a point of GNU Backgammon's in every class, so
     /// the TD nets' scaling of contact gammons is gone.
-    /// In a money game's last bear-offs (at most six checkers a side) the
-    /// decision is exact, from the cubeful table ([`CubefulBearoff`]).
+    /// In the last bear-offs (at most six checkers a side) the decision is
+    /// exact, from the cubeful tables ([`CubefulBearoff`]): money's, or in
+    /// a match those of the score and cube, in match winning chances.
     pub fn cube_decision(&mut self, board: &Board, cube: &CubeState) -> CubeDecision {
-        if cube.away.is_none() && CubefulBearoff::covers(board) {
-            return CubefulBearoff::get().decide(board, cube);
+        if CubefulBearoff::covers(board) {
+            return match cube.away {
+                None => CubefulBearoff::get().decide(board, cube),
+                Some(_) => CubefulBearoff::decide_match(board, cube),
+            };
         }
         let p = self.chances(board);
         cube::decide(cube, &p, efficiency(board))
@@ -339,7 +343,7 @@ mod tests {
     fn the_last_rolls_of_a_money_game_are_doubled_from_the_exact_table() {
         // The opponent is off next roll whatever happens; the player on
         // roll wins 64%: double, take (GNU Backgammon's verdict). Janowski's
-        // model, which a match still uses, says no double.
+        // model says no double.
         let b: Board = "BAAASAAAAAAAAA".parse().unwrap();
         let mut p = Player::new(Kind::Net, None);
         let money = CubeState::money(true);
@@ -348,8 +352,37 @@ mod tests {
         let mut owned = money;
         (owned.cube, owned.owner) = (4, Owner::Me);
         assert!((p.cube_decision(&b, &owned).double_pass - 4.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn the_last_rolls_of_a_match_are_decided_from_the_exact_tables() {
+        // The last roll of the money test above, 64% for the player on
+        // roll, at 2-away 4-away: no double 0.737 (a win leaves 1-away
+        // 4-away, 0.814; a loss 2-away 3-away), double/take 0.819 (a win
+        // is the match, a loss leaves 2-away 2-away, 0.5): the trailer must
+        // pass, 0.814. Janowski's model, which the match used before,
+        // prices the cube the trailer would own at 2 as if it had a future
+        // (take 0.792) and takes.
+        let b: Board = "BAAASAAAAAAAAA".parse().unwrap();
+        let mut p = Player::new(Kind::Net, None);
         let mut s = MatchState::new_match(7);
+        s.score = [5, 3];
         s.on_roll = backgammon_rules::Player::Zero;
-        assert!(!p.doubles(&b, &cube_state(&s)));
+        let c = cube_state(&s);
+        assert_eq!(c.away, Some((2, 4)));
+        let d = p.cube_decision(&b, &c);
+        assert!((d.no_double - 0.7368).abs() < 1e-3, "{d:?}");
+        assert!((d.double_take - 0.8194).abs() < 1e-3, "{d:?}");
+        assert!((d.double_pass - 0.8144).abs() < 1e-3, "{d:?}");
+        assert!(p.doubles(&b, &c) && !p.takes(&b, &c));
+        let janowski = cube::decide(&c, &p.chances(&b), efficiency(&b));
+        assert!(janowski.take(), "{janowski:?}");
+        // At 4-away 3-away: double (0.450 against 0.439), take (Janowski:
+        // no double, 0.428 against 0.448).
+        let c = cube_state(&MatchState { score: [3, 4], ..s });
+        assert_eq!(c.away, Some((4, 3)));
+        assert!(p.doubles(&b, &c) && p.takes(&b, &c));
+        let janowski = cube::decide(&c, &p.chances(&b), efficiency(&b));
+        assert!(!janowski.double(), "{janowski:?}");
     }
 }
