@@ -42,6 +42,11 @@ pub struct TuneArgs {
     /// measurement's positions); repeatable.
     #[arg(long, value_name = "FILE")]
     exclude: Vec<PathBuf>,
+    /// Fit the positions of these record files (`retro-quality --record`),
+    /// one per --retro, instead of playing new engine games: the same set
+    /// fitted again without its games' cost.
+    #[arg(long, value_name = "FILE", requires = "retro")]
+    positions_from: Vec<PathBuf>,
 }
 
 /// `selfplay`: an in-process match, player A against player B, in game
@@ -103,15 +108,29 @@ pub fn tune(args: TuneArgs, seed: u64) -> Result<(), CliError> {
             .iter()
             .map(|d| grasshopper_solver::retro::RetroTables::open(d, None))
             .collect::<Result<Vec<_>, _>>()?;
+        if !args.positions_from.is_empty() && args.positions_from.len() != args.retro.len() {
+            return Err(CliError::Usage(format!(
+                "{} --positions-from and {} --retro: give one record file for each --retro",
+                args.positions_from.len(),
+                args.retro.len()
+            )));
+        }
+        let mut records = Vec::new();
+        for f in &args.positions_from {
+            records.push(Some(grasshopper_lab::quality::record_positions(f)?));
+        }
+        records.resize(args.retro.len(), None);
         let sets: Vec<LabelledSet<'_>> = tables
             .iter()
             .zip(&args.checkers)
+            .zip(records)
             .enumerate()
-            .map(|(i, (tables, &checkers))| LabelledSet {
+            .map(|(i, ((tables, &checkers), from_record))| LabelledSet {
                 tables,
                 checkers,
                 positions: args.positions[i.min(args.positions.len() - 1)],
                 game_nodes: args.game_nodes[i.min(args.game_nodes.len() - 1)],
+                from_record,
             })
             .collect();
         let mut exclude = Vec::new();

@@ -260,3 +260,97 @@ fn retro_quality_records_the_engines_moves_and_replays_them_against_the_tables()
     assert!(err.contains("bad setting \"depth:3\""), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn tune_fits_each_weight_set_to_the_tables_on_a_recorded_set() {
+    let dir = std::env::temp_dir().join(format!("solver_cli_tune_{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let (d, f) = (path("tables"), path("moves.txt"));
+    // Given the 4-checker game's late phases solved and a recorded set of
+    // covered positions of engine games
+    let (ok, _, err) = run(&[
+        "solve",
+        "--checkers",
+        "4",
+        "--retro",
+        &d,
+        "--max-level",
+        "6",
+    ]);
+    assert!(ok, "{err}");
+    let record = [
+        "retro-quality",
+        "--checkers",
+        "4",
+        "--positions",
+        "60",
+        "--max-games",
+        "400",
+        "--game-nodes",
+        "200",
+        "--movetimes",
+        "0",
+        "--seed",
+        "5",
+        "--retro",
+        &d,
+        "--record",
+        &f,
+    ];
+    let (ok, out, err) = run(&record);
+    assert!(ok, "{err}");
+    let (n, _) = covered(&out);
+    // When the weights are fitted to that set twice
+    let fit = |out_file: &str| {
+        let args = [
+            "tune",
+            "--retro",
+            &d,
+            "--checkers",
+            "4",
+            "--positions-from",
+            &f,
+            "--epochs",
+            "50",
+            "--out",
+            out_file,
+        ];
+        let (ok, out, err) = run(&args);
+        assert!(ok, "{err}");
+        (out, std::fs::read_to_string(out_file).unwrap())
+    };
+    let (report, weights) = fit(&path("w1.txt"));
+    // Then every position of the record is labelled, each in the set that
+    // evaluates it (every late phase has a score made: no WEIGHTS_FEW)
+    assert!(
+        report.contains(&format!("data: 4 checkers, {n} positions")),
+        "{report}"
+    );
+    let count = |name: &str| -> usize {
+        let line = report.lines().find(|l| l.starts_with(&format!("{name}: ")));
+        let line = line.unwrap_or_else(|| panic!("no {name} in {report}"));
+        line.split_whitespace().nth(1).unwrap().parse().unwrap()
+    };
+    let (us, them) = (count("WEIGHTS_LATE_US"), count("WEIGHTS_LATE_THEM"));
+    assert_eq!(count("WEIGHTS_FEW"), 0, "{report}");
+    assert_eq!(us + them, n, "{report}");
+    assert!(us > 0 && them > 0, "{report}");
+    // And each fitted set is written as its array, and the fit repeats
+    assert!(
+        weights.contains("pub const WEIGHTS_LATE_US: [i32; N_FEATURES] = ["),
+        "{weights}"
+    );
+    assert!(
+        weights.contains("pub const WEIGHTS_LATE_THEM: [i32; N_FEATURES] = ["),
+        "{weights}"
+    );
+    assert!(!weights.contains("WEIGHTS_FEW"), "{weights}");
+    assert_eq!(fit(&path("w2.txt")).1, weights);
+    // And a record file for a missing --retro is refused
+    let args = ["tune", "--positions-from", &f, "--out", &path("w3.txt")];
+    let (ok, _, err) = run(&args);
+    assert!(!ok && err.contains("--positions-from"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -8,7 +8,8 @@
 //! `grasshopper-lab`'s `tune.rs` and docs/engine.md); the search never relies
 //! on the evaluation for proved results, which come from game ends only.
 //! Where both players have few checkers left ([`few_left`]), the weights are
-//! [`WEIGHTS_FEW`], fitted to the exact values of the 4- and 6-checker
+//! [`WEIGHTS_FEW`], [`WEIGHTS_LATE_US`] or [`WEIGHTS_LATE_THEM`] ([`weight_set`]),
+//! fitted to the exact values of the 4- and 6-checker
 //! games' retrograde tables (docs/engine-errors.md).
 
 use grasshopper_rules::mask::{QA, QB, QC, QD};
@@ -69,29 +70,36 @@ pub const WEIGHTS: [i32; N_FEATURES] = [
 pub const FEW_LEFT: u32 = 4;
 
 /// Weights fitted to the truth (docs/engine-errors.md), for the positions
-/// of [`few_left`]. Second fit: `grasshopper tune --retro n4 --checkers 4
-/// --retro n6 --checkers 6 --positions 30000,8000 --game-nodes 3000,300
-/// --seed 2` (the 4-checker game's tables complete, the 6-checker game's 22
-/// units up to level 10; the retro-quality measurements' positions left out
-/// with `--exclude`), from the first fit's weights: 30,736 positions,
-/// squared error 0.0212 -> 0.0184. On 10,000 late 6-checker positions
-/// (levels up to 10) the engine's value-losing moves at 14,400 nodes fall
-/// from 23 to 15; the 4-checker game's stay at 29-30 of 9,942. The first fit
-/// (11 late units, from [`WEIGHTS`]) made the 4-checker errors 39% fewer.
-/// Used everywhere such weights cost the 14-checker game about 300 Elo, so
-/// they stay where they were learnt.
+/// of [`few_left`] where nobody has scored yet (the 4-checker game before
+/// its first score; [`weight_set`]). Third fit (2026-12-03), with
+/// [`WEIGHTS_LATE_US`] and [`WEIGHTS_LATE_THEM`], each position fitting the
+/// set that evaluates it, all three from the second fit's weights:
+/// `grasshopper tune --retro n6 --checkers 6 --retro n6 --checkers 6
+/// --retro n4 --checkers 4 --positions-from train6-300.moves
+/// --positions-from train6-2000.moves --positions-from train4.moves
+/// --exclude base6.moves --exclude base4.moves --epochs 1200` (the record
+/// files: `retro-quality` games of main's engine, seeds 3, 3 and 2; the
+/// commands in docs/results/engine-late-2026-12-03.md): 21,895 positions,
+/// squared error 0.0200 -> 0.0120. With the three sets the 4-checker
+/// game's value-losing moves at 14,400 nodes fall from 183 to 70 of 9,646,
+/// the late 6-checker phases' from 42 to 30 of 8,166. The second fit (one
+/// set for both grounds) made the late 6-checker errors 25 -> 15 on another
+/// sample, the first the 4-checker errors 39% fewer. Used everywhere such
+/// weights cost the 14-checker game about 300 Elo, so they stay where they
+/// were learnt.
 pub const WEIGHTS_FEW: [i32; N_FEATURES] = [
-    417, 70, 125, 40, 60, 71, 40, 1, -20, -217, 4, 14, -11, 207, -105, 193, -106, -165, 86, -138,
-    101, 6,
+    357, 83, 193, 88, 95, 101, 80, -1, -5, -253, -6, 6, -3, 207, -105, 193, -106, -165, 86, -138,
+    101, 5,
 ];
 
 /// The highest level (3 x checkers to enter + checkers on the board, both
-/// players) where [`WEIGHTS_FEW`] also serve once somebody has scored: the
+/// players) where the fitted weights also serve once somebody has scored: the
 /// 6-checker game's phases after its first score up to this level are the
 /// ground they were fitted on.
 pub const LATE_LEVEL: u32 = 10;
 
-/// Whether [`WEIGHTS_FEW`] serve: both players have at most [`FEW_LEFT`]
+/// Whether the weights fitted to the tables serve ([`weight_set`] says
+/// which): both players have at most [`FEW_LEFT`]
 /// checkers left, or somebody has scored, both have at most 6 left and the
 /// level is at most [`LATE_LEVEL`].
 #[inline(always)]
@@ -100,6 +108,75 @@ pub fn few_left(pos: &Position) -> bool {
     let most = pos.checkers_left(w).max(pos.checkers_left(b)) as u32;
     let level = |c: Color| 3 * pos.to_enter(c) as u32 + pos.on_board(c) as u32;
     most <= FEW_LEFT || (pos.run().is_some() && most <= 6 && level(w) + level(b) <= LATE_LEVEL)
+}
+
+/// Weights for the positions of [`few_left`] where somebody has scored and
+/// the side to move holds the run (scored last): the late phases of the
+/// 6-checker game and the 4-checker game after its first score. Until
+/// 2026-12-03 these positions shared [`WEIGHTS_FEW`]; fitted apart (the
+/// third fit, above: 9,990 positions, squared error 0.0536 -> 0.0381 from
+/// the shared weights), one set for each holder of the run (on the late
+/// 6-checker phases alone, one set for both holders left 29 errors where
+/// two left 25), and with the 4-checker game's scored positions in the fit
+/// (fitted on the 6-checker phases alone, the late sets made the 4-checker
+/// errors worse, 183 -> 204).
+pub const WEIGHTS_LATE_US: [i32; N_FEATURES] = [
+    443, 59, 63, -110, -10, 55, -49, 20, 10, -283, -86, 56, 15, 165, -105, 222, -106, -99, 86, -52,
+    101, -36,
+];
+
+/// As [`WEIGHTS_LATE_US`] where the opponent holds the run (17,663
+/// positions, squared error 0.0508 -> 0.0353).
+pub const WEIGHTS_LATE_THEM: [i32; N_FEATURES] = [
+    375, 64, 113, -91, 15, 66, -19, 15, -7, -1, -55, 85, 25, 207, -120, 193, -79, -165, -59, -138,
+    69, -9,
+];
+
+/// Which of the fitted weight sets serves a position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum WeightSet {
+    /// The 14-checker weights ([`WEIGHTS`] or the engine's own).
+    Main,
+    /// [`WEIGHTS_FEW`]: few checkers left, nobody has scored.
+    Few,
+    /// [`WEIGHTS_LATE_US`]: few checkers left, the side to move scored last.
+    LateUs,
+    /// [`WEIGHTS_LATE_THEM`]: few checkers left, the opponent scored last.
+    LateThem,
+}
+
+impl WeightSet {
+    /// The fitted sets with the names of their arrays, for `grasshopper tune`.
+    pub const FITTED: [(WeightSet, &'static str); 3] = [
+        (WeightSet::Few, "WEIGHTS_FEW"),
+        (WeightSet::LateUs, "WEIGHTS_LATE_US"),
+        (WeightSet::LateThem, "WEIGHTS_LATE_THEM"),
+    ];
+
+    /// The weights of a fitted set (`main` for [`WeightSet::Main`]).
+    #[inline(always)]
+    pub fn weights(self, main: &[i32; N_FEATURES]) -> &[i32; N_FEATURES] {
+        match self {
+            WeightSet::Main => main,
+            WeightSet::Few => &WEIGHTS_FEW,
+            WeightSet::LateUs => &WEIGHTS_LATE_US,
+            WeightSet::LateThem => &WEIGHTS_LATE_THEM,
+        }
+    }
+}
+
+/// The weight set that evaluates `pos`: the one place that decides it, for
+/// the search and for the fits of `grasshopper tune`.
+#[inline(always)]
+pub fn weight_set(pos: &Position) -> WeightSet {
+    if !few_left(pos) {
+        return WeightSet::Main;
+    }
+    match pos.run() {
+        None => WeightSet::Few,
+        Some(r) if r.color == pos.side_to_move() => WeightSet::LateUs,
+        Some(_) => WeightSet::LateThem,
+    }
 }
 
 /// Per-colour counts.
@@ -269,10 +346,10 @@ pub enum WeightsError {
 }
 
 /// The evaluation of `pos` for the side to move with the given weights
-/// ([`WEIGHTS_FEW`] instead when both players have few checkers left), in
-/// centi-points.
+/// (the sets fitted to the tables instead when both players have few
+/// checkers left: [`weight_set`]), in centi-points.
 pub(crate) fn evaluate_with(pos: &Position, weights: &[i32; N_FEATURES]) -> i32 {
-    let weights = if few_left(pos) { &WEIGHTS_FEW } else { weights };
+    let weights = weight_set(pos).weights(weights);
     features(pos).iter().zip(weights).map(|(f, w)| f * w).sum()
 }
 
@@ -326,6 +403,16 @@ mod tests {
         // (level 10), a phase the weights were fitted on.
         let scored: Position = "ww.b../w...b./.b.w../Wb.... w 0 0 0-1 b1".parse().unwrap();
         assert!(few_left(&scored));
+        assert_eq!(weight_set(&scored), WeightSet::LateThem);
+        assert_eq!(
+            evaluate_with(&scored, &WEIGHTS),
+            dot(&scored, &WEIGHTS_LATE_THEM)
+        );
+        let ours: Position = "ww.b../w...b./.b.w../Wb.... b 0 0 0-1 b1".parse().unwrap();
+        assert_eq!(weight_set(&ours), WeightSet::LateUs);
+        assert_eq!(evaluate_with(&ours, &WEIGHTS), dot(&ours, &WEIGHTS_LATE_US));
+        assert_eq!(weight_set(&few), WeightSet::Few);
+        assert_eq!(weight_set(&more), WeightSet::Main);
         // The same score with checkers still to enter (level 20): not.
         let early: Position = "ww.b../w....b/....../...... w 3 2 0-1 b1".parse().unwrap();
         assert!(!few_left(&early));

@@ -349,15 +349,16 @@ fn retrograde_tables_answer_inside_the_search_and_keep_the_value() {
 
 #[test]
 fn the_weights_fitted_to_the_tables_keep_a_six_checker_win_the_old_ones_threw_away() {
-    // Given a late 6-checker position (Black has scored once) that White
-    // wins by building a wall in D, 16/22, alone (the solver proves it the
-    // fastest win; the tables, the only one: docs/engine-errors.md)
-    let pos: Position = "....../w...b./w.wWBb/...w.. w 0 0 0-1 b1".parse().unwrap();
+    // Given a late 6-checker position (White has scored once and holds the
+    // run; Black has six on the board against four) that Black wins with
+    // 9/15 alone (the solver proves it; the tables, the only one:
+    // docs/results/engine-late-2026-12-03.md)
+    let pos: Position = "bwb.../wwb..w/b...../b.b... b 0 0 1-0 w1".parse().unwrap();
     let mut solver = grasshopper_solver::Solver::new(64);
     let solution = solver.solve(&pos);
     assert_eq!(solution.value, grasshopper_solver::Value::Win);
     let winning = solver.best_moves(&pos, &solution);
-    let only: Move = "16/22".parse().unwrap();
+    let only: Move = "9/15".parse().unwrap();
     assert_eq!(winning, vec![only]);
     // When the engine searches 14,400 nodes (10 ms on an idle core)
     let limits = Limits {
@@ -365,7 +366,8 @@ fn the_weights_fitted_to_the_tables_keep_a_six_checker_win_the_old_ones_threw_aw
         ..Default::default()
     };
     let (best, _) = search(&pos, &limits, SearchOptions::default());
-    // Then it keeps the win (with the weights of the first fit to the
-    // tables, 2026-12-02, it played 7/13, a draw)
+    // Then it keeps the win (with the one set of weights fitted to the
+    // tables before 2026-12-03, for both holders of the run, it played
+    // 3/9, a draw)
     assert_eq!(best, Some(only));
 }

@@ -17,7 +17,7 @@
 //! files left out (a measurement's test set). The set regenerates from the
 //! seed and the tables.
 
-use grasshopper_engine::eval::{features, NAMES, N_FEATURES, WEIGHTS, WEIGHTS_FEW};
+use grasshopper_engine::eval::{features, weight_set, WeightSet, NAMES, N_FEATURES, WEIGHTS};
 use grasshopper_engine::{Limits, SearchControl, SearchOptions, Searcher};
 use grasshopper_rules::{Color, Outcome, Position};
 use rand::{Rng, SeedableRng};
@@ -123,7 +123,7 @@ pub fn run(
         "data: {games} games (white {ww}, black {bw}, draws {dr}), {} samples, {nodes} nodes a move, seed {seed}",
         samples.len()
     )?;
-    report_fit(out, weights_out, &samples, &WEIGHTS, epochs)?;
+    report_fit(out, weights_out, "WEIGHTS", &samples, &WEIGHTS, epochs)?;
     Ok(samples.len())
 }
 
@@ -134,10 +134,18 @@ pub struct LabelledSet<'a> {
     pub checkers: u8,
     pub positions: usize,
     pub game_nodes: u64,
+    /// The positions of a record file instead of new engine games (those
+    /// the tables cover): a set generated once by `retro-quality --record`
+    /// and fitted many times.
+    pub from_record: Option<Vec<Position>>,
 }
 
 /// Fits the weights to the exact values of positions of each set (see the
-/// module docs), leaving out `exclude`'s positions; writes the report to
+/// module docs), leaving out `exclude`'s positions, each position fitting
+/// the weight set that evaluates it ([`weight_set`]: `WEIGHTS_FEW` before
+/// anybody scores, `WEIGHTS_LATE_US` or `WEIGHTS_LATE_THEM` after, as the
+/// side to move holds the run or not; the arrays written under those names,
+/// each fitted from its current values); writes the report to
 /// `out` and the weights to `weights_out`. Returns the number of samples.
 pub fn run_labelled(
     out: &mut impl Write,
@@ -149,7 +157,12 @@ pub fn run_labelled(
 ) -> io::Result<usize> {
     let exclude: std::collections::HashSet<u128> =
         exclude.iter().map(|p| p.canonical_key()).collect();
-    let mut samples = Vec::new();
+    // Each position trains the weight set that evaluates it (`weight_set`).
+    let mut by_set: Vec<(WeightSet, Vec<Sample>)> = WeightSet::FITTED
+        .iter()
+        .map(|&(set, _)| (set, Vec::new()))
+        .collect();
+    let mut main = 0usize;
     for set in sets {
         let a = crate::quality::QualitySettings {
             retro: None,
@@ -166,7 +179,14 @@ pub fn run_labelled(
             max_games: None,
             workers: 1,
         };
-        let ps = crate::quality::covered_positions(set.tables, &a, seed, &mut io::stderr());
+        let ps = match &set.from_record {
+            Some(ps) => ps
+                .iter()
+                .filter(|p| set.tables.covers(p))
+                .copied()
+                .collect(),
+            None => crate::quality::covered_positions(set.tables, &a, seed, &mut io::stderr()),
+        };
         let (mut n, mut left_out, mut counts) = (0, 0, [0usize; 3]);
         for p in ps {
             if exclude.contains(&p.canonical_key()) {
@@ -180,28 +200,54 @@ pub fn run_labelled(
             for (d, s) in f.iter_mut().zip(fi) {
                 *d = s as f64;
             }
-            samples.push(Sample {
+            let sample = Sample {
                 f,
                 y: (v as f64 + 1.0) / 2.0,
-            });
+            };
+            match by_set.iter_mut().find(|(set, _)| *set == weight_set(&p)) {
+                Some((_, samples)) => samples.push(sample),
+                None => main += 1,
+            }
             n += 1;
         }
+        let source = match set.from_record {
+            Some(_) => "from a record file".to_string(),
+            None => format!("games at {} nodes a move, seed {seed}", set.game_nodes),
+        };
         writeln!(
             out,
-            "data: {} checkers, {n} positions (wins {}, draws {}, losses {}), {left_out} left out, games at {} nodes a move, seed {seed}",
-            set.checkers, counts[0], counts[1], counts[2], set.game_nodes
+            "data: {} checkers, {n} positions (wins {}, draws {}, losses {}), {left_out} left out, {source}",
+            set.checkers, counts[0], counts[1], counts[2]
         )?;
     }
-    // The weights these positions are evaluated with (few checkers left).
-    report_fit(out, weights_out, &samples, &WEIGHTS_FEW, epochs)?;
-    Ok(samples.len())
+    let mut fitted = 0;
+    for ((set, samples), (_, name)) in by_set.iter().zip(WeightSet::FITTED) {
+        writeln!(out, "{name}: {} positions", samples.len())?;
+        if !samples.is_empty() {
+            report_fit(
+                out,
+                weights_out,
+                name,
+                samples,
+                set.weights(&WEIGHTS),
+                epochs,
+            )?;
+        }
+        fitted += samples.len();
+    }
+    writeln!(
+        out,
+        "{main} positions evaluated with the main weights: not fitted"
+    )?;
+    Ok(fitted)
 }
 
 /// Fits from the weights `from` and reports the error before and after and
-/// the weights.
+/// the weights, written to `weights_out` as the Rust array `name`.
 fn report_fit(
     out: &mut impl Write,
     weights_out: &mut impl Write,
+    name: &str,
     samples: &[Sample],
     from: &[i32; N_FEATURES],
     epochs: u32,
@@ -220,7 +266,7 @@ fn report_fit(
     let rounded: Vec<String> = w.iter().map(|x| format!("{}", x.round() as i64)).collect();
     writeln!(
         weights_out,
-        "pub const WEIGHTS: [i32; N_FEATURES] = [{}];",
+        "pub const {name}: [i32; N_FEATURES] = [{}];",
         rounded.join(", ")
     )
 }
