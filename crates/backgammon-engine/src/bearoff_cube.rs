@@ -32,10 +32,11 @@
 //! cube is dead. That table is the same at every score (each side plays
 //! for the cubeless win; at double match point it is the whole game), and
 //! the chain stops at it. The Crawford game has no cube: one table, no
-//! doubles. Tables are made on first use (about 0.4 CPU-second each: a
-//! chain takes 0.8 s at 2-away 4-away, 1.4 s in a 7-point match from cube
-//! 1, 2.2 s at 25-away 25-away) and the last [`KEPT`] kept in memory, 20 MB
-//! each.
+//! doubles. Tables are made on first use, or ahead on a thread of their
+//! own ([`CubefulBearoff::prepare_match`]), one at a time either way
+//! (about 0.4 CPU-second each: a chain takes 0.8 s at 2-away 4-away, 1.4 s
+//! in a 7-point match from cube 1, 2.2 s at 25-away 25-away), and the last
+//! [`KEPT`] are kept in memory, 20 MB each.
 //!
 //! Money and match tables, the dead cube's included, are one backward
 //! induction (`Game`) told apart by the value of a win, what a take
@@ -340,6 +341,21 @@ impl CubefulBearoff {
         }
     }
 
+    /// Makes the match tables of `state`'s score and cube (the chain
+    /// [`CubefulBearoff::decide_match`] reads) on a thread of their own, so
+    /// that the first decision of a game's last bear-offs finds them made
+    /// instead of spending up to a few CPU-seconds on them. `None` in money
+    /// play or when they are made already; otherwise the thread's handle,
+    /// which gives the number of values it made ready.
+    pub fn prepare_match(state: &CubeState) -> Option<std::thread::JoinHandle<usize>> {
+        state.away?;
+        let (score, _) = Score::of(state);
+        if score.is_made() {
+            return None;
+        }
+        Some(std::thread::spawn(move || score.values().len()))
+    }
+
     /// The match cube decision on a covered `board` (`state.away` set), in
     /// MWC as [`crate::cube::decide`] gives them; exact, from the tables of
     /// the score and cube (made on first use, up to a few CPU-seconds for
@@ -362,6 +378,11 @@ impl CubefulBearoff {
         }
     }
 }
+
+/// The match tables kept, the most recently used last.
+static TABLES: Mutex<Vec<(Score, Arc<Vec<f32>>)>> = Mutex::new(Vec::new());
+/// Held while a match table is made.
+static MAKING: Mutex<()> = Mutex::new(());
 
 /// A match table's score and cube, in the view of side 0: the side needing
 /// fewer points (either at a tie).
@@ -398,6 +419,11 @@ impl Score {
         }
     }
 
+    /// Whether this score's table is made: the dead one, or one kept.
+    fn is_made(self) -> bool {
+        self.dead() || TABLES.lock().unwrap().iter().any(|(s, _)| *s == self)
+    }
+
     /// A win at this cube wins the match for either side: no double can
     /// change anything.
     fn dead(self) -> bool {
@@ -431,7 +457,6 @@ impl Score {
         if self.dead() {
             return dead();
         }
-        static TABLES: Mutex<Vec<(Score, Arc<Vec<f32>>)>> = Mutex::new(Vec::new());
         let kept = |tables: &mut Vec<(Score, Arc<Vec<f32>>)>| {
             let i = tables.iter().position(|(s, _)| *s == self)?;
             let entry = tables.remove(i);
@@ -443,6 +468,13 @@ impl Score {
             return v;
         }
         let taken = (!self.crawford).then(|| self.doubled().values());
+        // One table is made at a time: a decision that comes while a
+        // prepared table is being made waits for it instead of making it
+        // again beside it.
+        let _making = MAKING.lock().unwrap();
+        if let Some(v) = kept(&mut TABLES.lock().unwrap()) {
+            return v;
+        }
         let start = std::time::Instant::now();
         let game = Game {
             take: taken.as_ref().map(|t| Take::From(t.as_slice())),
@@ -454,9 +486,6 @@ impl Score {
             start.elapsed()
         );
         let mut tables = TABLES.lock().unwrap();
-        if let Some(v) = kept(&mut tables) {
-            return v;
-        }
         if tables.len() >= KEPT {
             tables.remove(0);
         }
@@ -740,6 +769,22 @@ mod tests {
         assert!(d.double() && d.take(), "{d:?}");
         let d = CubefulBearoff::decide_match(&b, &state((3, 1), 1, c, true, false));
         assert!(!d.double(), "{d:?}");
+    }
+
+    #[test]
+    fn a_match_scores_tables_are_made_ahead_on_a_thread_of_their_own() {
+        // Given a score no other test uses (9-away 11-away, cube 2)
+        let s = state((9, 11), 2, Owner::Centred, false, false);
+        let (score, _) = Score::of(&s);
+        assert!(!score.is_made());
+        // When its tables are prepared, another thread makes the table,
+        // both sides on roll
+        let handle = CubefulBearoff::prepare_match(&s).expect("a thread");
+        assert_eq!(handle.join().unwrap(), 2 * PER_SIDE);
+        // (Other tests make tables at the same time and may push it out
+        // of the kept ones, so it is not asked for again here.) Money play
+        // has nothing to prepare.
+        assert!(CubefulBearoff::prepare_match(&CubeState::money(true)).is_none());
     }
 
     #[test]

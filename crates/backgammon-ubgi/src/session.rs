@@ -92,7 +92,17 @@ impl Ubgi {
             .map_err(|e| Ubgi::error(ErrorCode::BadValue, &format!("position: {e}")))?;
         self.dice = state.dice;
         self.setup = Some(Setup { board, state });
+        self.prepare_tables();
         Ok(())
+    }
+
+    /// Starts the match cube tables of the position's score when its game
+    /// has become a race ([`backgammon_engine::player::prepare_match`]), so
+    /// that the last bear-offs' decisions answer in time.
+    fn prepare_tables(&self) {
+        if let (Some(s), backgammon_engine::Kind::Net) = (&self.setup, self.settings.player) {
+            backgammon_engine::player::prepare_match(&s.board, &cube_state(&s.state));
+        }
     }
 
     /// `play`: the player on roll plays `text` with the current dice.
@@ -113,6 +123,7 @@ impl Ubgi {
             board: after.swapped(),
             state,
         });
+        self.prepare_tables();
         Ok(())
     }
 
