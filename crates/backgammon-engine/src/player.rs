@@ -201,14 +201,7 @@ impl Player {
     /// exact, from the cubeful tables ([`CubefulBearoff`]): money's, or in
     /// a match those of the score and cube, in match winning chances.
     pub fn cube_decision(&mut self, board: &Board, cube: &CubeState) -> CubeDecision {
-        if CubefulBearoff::covers(board) {
-            return match cube.away {
-                None => CubefulBearoff::get().decide(board, cube),
-                Some(_) => CubefulBearoff::decide_match(board, cube),
-            };
-        }
-        let p = self.chances(board);
-        cube::decide(cube, &p, efficiency(board))
+        decide_cube(board, cube, || self.chances(board))
     }
 
     /// Whether the player on roll of `board` should double now, the cube
@@ -222,6 +215,25 @@ impl Player {
     pub fn takes(&mut self, board: &Board, cube: &CubeState) -> bool {
         self.kind != Kind::Net || self.cube_decision(board, cube).take()
     }
+}
+
+/// The cube decision of the player on roll of `board`: exact, from the
+/// cubeful bear-off tables ([`CubefulBearoff`]: money's, or in a match those
+/// of the score and cube), where they cover the board; elsewhere Janowski's
+/// model on `chances` (asked only then) at the position's cube efficiency.
+/// The one place that chooses between the two, for play and for rollouts.
+pub fn decide_cube(
+    board: &Board,
+    cube: &CubeState,
+    chances: impl FnOnce() -> Probs,
+) -> CubeDecision {
+    if CubefulBearoff::covers(board) {
+        return match cube.away {
+            None => CubefulBearoff::get().decide(board, cube),
+            Some(_) => CubefulBearoff::decide_match(board, cube),
+        };
+    }
+    cube::decide(cube, &chances(), efficiency(board))
 }
 
 /// Makes the exact match cube tables of the last bear-offs ahead, on a

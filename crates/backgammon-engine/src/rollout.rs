@@ -27,14 +27,16 @@
 //!   the engine's cube model ([`crate::cube`]: Janowski's interpolation),
 //!   not from cube actions inside the trials; their standard errors are the
 //!   cubeless ones carried through the model's slope (the delta method).
+//!   In the last bear-offs the exact cubeful tables give them instead
+//!   ([`crate::player::decide_cube`]), with no error.
 //! - **Threads** share the trials; the results are folded in trial order,
 //!   so a seed gives the same bits whatever the threads. A checkpoint holds
 //!   those sums after the first `n` trials, exactly (as bit patterns): a
 //!   resumed rollout ends where an uninterrupted one does.
 
-use crate::cube::{self, CubeState};
+use crate::cube::CubeState;
 use crate::eval::{classify, flip, won, Class, Evaluator, Probs};
-use crate::player::efficiency;
+use crate::player::decide_cube;
 use crate::search::{Searcher, MAX_PLY};
 use backgammon_rules::{Board, Dice, MoveList, Side, SplitMix};
 use std::collections::BTreeMap;
@@ -512,14 +514,11 @@ fn outcomes(target: &Target, cands: &[Option<(usize, Board)>], sums: &[Sums]) ->
 fn cubeful(target: &Target, cand: Option<&(usize, Board)>, m: &[f64; 5]) -> f64 {
     let p = sane(m);
     match cand {
-        None => {
-            let x = efficiency(&target.board);
-            cube::decide(&target.cube, &p, x).optimal()
-        }
+        None => decide_cube(&target.board, &target.cube, || p).optimal(),
         Some((_, after)) => {
             // The opponent is on roll, with the cube as it was.
             let theirs = after.swapped();
-            let opp = cube::decide(&target.cube.swapped(), &flip(&p), efficiency(&theirs));
+            let opp = decide_cube(&theirs, &target.cube.swapped(), || flip(&p));
             let v = opp.optimal();
             if target.cube.away.is_none() {
                 -v

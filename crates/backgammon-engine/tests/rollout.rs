@@ -2,8 +2,10 @@
 //! checkpoint, and right where the answer is known (a bear-off, against
 //! the database).
 
-use backgammon_engine::cube::CubeState;
+use backgammon_engine::bearoff_cube::CubefulBearoff;
+use backgammon_engine::cube::{self, CubeState};
 use backgammon_engine::eval::equity;
+use backgammon_engine::player;
 use backgammon_engine::player::nets;
 use backgammon_engine::rollout::{rollout, CheckpointFile, Progress, Settings, Target};
 use backgammon_rules::{Board, Dice};
@@ -135,6 +137,27 @@ fn a_bear_off_rolled_out_matches_the_database() {
         reduced.cubeless,
         reduced.cubeless_error
     );
+}
+
+#[test]
+fn a_last_bear_off_rolled_out_has_the_exact_tables_cubeful_value() {
+    // The opponent is off next roll whatever happens; the player on roll
+    // wins 64%: double/take, +0.556, where Janowski's model on the
+    // rolled-out chances gives +0.389.
+    let b: Board = "BAAASAAAAAAAAA".parse().unwrap();
+    let s = Settings {
+        trials: 72,
+        threads: 2,
+        ..Settings::default()
+    };
+    let o = run(&target(b, None), &s).outcomes[0].clone();
+    // The cubeful value is the exact table's, with no error, as in play.
+    let money = CubeState::money(true);
+    let exact = CubefulBearoff::get().decide(&b, &money).optimal();
+    assert!((exact - 0.556).abs() < 0.001, "{exact}");
+    assert_eq!((o.cubeful, o.cubeful_error), (exact, 0.0));
+    let janowski = cube::decide(&money, &o.probs, player::efficiency(&b)).optimal();
+    assert!(exact - janowski > 0.1, "{janowski} {exact}");
 }
 
 /// Stratified dice make a rollout truncated after `k` rolls, without luck

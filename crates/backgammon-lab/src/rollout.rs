@@ -3,8 +3,7 @@
 //! [`rollout`](backgammon_engine::rollout), and the result as a table
 //! (candidates best first); progress lines go to a callback (stderr).
 
-use backgammon_engine::cube;
-use backgammon_engine::player::{cube_state, efficiency, nets};
+use backgammon_engine::player::{cube_state, decide_cube, nets};
 use backgammon_engine::rollout::{
     rollout, CheckpointFile, Outcome, Progress, RolloutError, Settings, Target,
 };
@@ -154,7 +153,7 @@ pub fn table(target: &Target, s: &Settings, p: &Progress) -> Vec<String> {
 
 /// The cube decision the rolled-out chances give.
 fn cube_line(board: &Board, target: &Target, o: &Outcome) -> String {
-    let d = cube::decide(&target.cube, &o.probs, efficiency(board));
+    let d = decide_cube(board, &target.cube, || o.probs);
     let action = match (target.cube.may_double(), d.double(), d.take()) {
         (false, _, _) => "no cube access",
         (true, false, true) => "no double, take",
