@@ -68,6 +68,16 @@ struct Sample {
     y: f64,
 }
 
+impl Sample {
+    /// The sample of `p` with result `y` for its side to move.
+    fn new(p: &Position, y: f64) -> Sample {
+        Sample {
+            f: features(p).map(f64::from),
+            y,
+        }
+    }
+}
+
 /// Generates the data, fits the weights and writes a report to `out` (and the
 /// weights as a Rust array to `weights_out`). Returns the number of samples.
 pub fn run(
@@ -107,12 +117,7 @@ pub fn run(
                 Outcome::Win(_) => 0.0,
                 _ => 0.5,
             };
-            let fi = features(p);
-            let mut f = [0.0; N_FEATURES];
-            for (d, s) in f.iter_mut().zip(fi) {
-                *d = s as f64;
-            }
-            samples.push(Sample { f, y });
+            samples.push(Sample::new(p, y));
         }
         if (g + 1) % 100 == 0 {
             log::info!("tune: {} games, {} samples", g + 1, samples.len());
@@ -164,29 +169,7 @@ pub fn run_labelled(
         .collect();
     let mut main = 0usize;
     for set in sets {
-        let a = crate::quality::QualitySettings {
-            retro: None,
-            record: None,
-            replay: None,
-            positions_from: None,
-            errors: None,
-            checkers: set.checkers,
-            positions: set.positions,
-            movetimes: Vec::new(),
-            nodes: Vec::new(),
-            game_nodes: set.game_nodes,
-            random_plies: 9,
-            max_games: None,
-            workers: 1,
-        };
-        let ps = match &set.from_record {
-            Some(ps) => ps
-                .iter()
-                .filter(|p| set.tables.covers(p))
-                .copied()
-                .collect(),
-            None => crate::quality::covered_positions(set.tables, &a, seed, &mut io::stderr()),
-        };
+        let ps = set_positions(set, seed);
         let (mut n, mut left_out, mut counts) = (0, 0, [0usize; 3]);
         for p in ps {
             if exclude.contains(&p.canonical_key()) {
@@ -195,16 +178,9 @@ pub fn run_labelled(
             }
             let v = set.tables.probe(&p).expect("covered");
             counts[(1 - v) as usize] += 1;
-            let fi = features(&p);
-            let mut f = [0.0; N_FEATURES];
-            for (d, s) in f.iter_mut().zip(fi) {
-                *d = s as f64;
-            }
-            let sample = Sample {
-                f,
-                y: (v as f64 + 1.0) / 2.0,
-            };
-            match by_set.iter_mut().find(|(set, _)| *set == weight_set(&p)) {
+            let sample = Sample::new(&p, (v as f64 + 1.0) / 2.0);
+            let wanted = weight_set(&p);
+            match by_set.iter_mut().find(|(set, _)| *set == wanted) {
                 Some((_, samples)) => samples.push(sample),
                 None => main += 1,
             }
@@ -240,6 +216,34 @@ pub fn run_labelled(
         "{main} positions evaluated with the main weights: not fitted"
     )?;
     Ok(fitted)
+}
+
+/// The positions of a labelled set: those of its record file that its
+/// tables cover, or those of new engine games.
+fn set_positions(set: &LabelledSet<'_>, seed: u64) -> Vec<Position> {
+    if let Some(ps) = &set.from_record {
+        return ps
+            .iter()
+            .filter(|p| set.tables.covers(p))
+            .copied()
+            .collect();
+    }
+    let a = crate::quality::QualitySettings {
+        retro: None,
+        record: None,
+        replay: None,
+        positions_from: None,
+        errors: None,
+        checkers: set.checkers,
+        positions: set.positions,
+        movetimes: Vec::new(),
+        nodes: Vec::new(),
+        game_nodes: set.game_nodes,
+        random_plies: 9,
+        max_games: None,
+        workers: 1,
+    };
+    crate::quality::covered_positions(set.tables, &a, seed, &mut io::stderr())
 }
 
 /// Fits from the weights `from` and reports the error before and after and
