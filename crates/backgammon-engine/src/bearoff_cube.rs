@@ -421,7 +421,17 @@ impl Score {
 
     /// Whether this score's table is made: the dead one, or one kept.
     fn is_made(self) -> bool {
-        self.dead() || TABLES.lock().unwrap().iter().any(|(s, _)| *s == self)
+        self.dead() || self.kept().is_some()
+    }
+
+    /// This score's table if it is kept, then the most recently used.
+    fn kept(self) -> Option<Arc<Vec<f32>>> {
+        let mut tables = TABLES.lock().unwrap();
+        let i = tables.iter().position(|(s, _)| *s == self)?;
+        let entry = tables.remove(i);
+        let values = Arc::clone(&entry.1);
+        tables.push(entry);
+        Some(values)
     }
 
     /// A win at this cube wins the match for either side: no double can
@@ -457,14 +467,7 @@ impl Score {
         if self.dead() {
             return dead();
         }
-        let kept = |tables: &mut Vec<(Score, Arc<Vec<f32>>)>| {
-            let i = tables.iter().position(|(s, _)| *s == self)?;
-            let entry = tables.remove(i);
-            let values = Arc::clone(&entry.1);
-            tables.push(entry);
-            Some(values)
-        };
-        if let Some(v) = kept(&mut TABLES.lock().unwrap()) {
+        if let Some(v) = self.kept() {
             return v;
         }
         let taken = (!self.crawford).then(|| self.doubled().values());
@@ -472,7 +475,7 @@ impl Score {
         // prepared table is being made waits for it instead of making it
         // again beside it.
         let _making = MAKING.lock().unwrap();
-        if let Some(v) = kept(&mut TABLES.lock().unwrap()) {
+        if let Some(v) = self.kept() {
             return v;
         }
         let start = std::time::Instant::now();
