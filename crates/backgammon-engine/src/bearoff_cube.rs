@@ -356,6 +356,12 @@ impl CubefulBearoff {
         Some(std::thread::spawn(move || score.values().len()))
     }
 
+    /// Whether the match tables of `state`'s score and cube are made (always
+    /// in money play, which has one table of its own).
+    pub fn is_prepared(state: &CubeState) -> bool {
+        state.away.is_none() || Score::of(state).0.is_made()
+    }
+
     /// The match cube decision on a covered `board` (`state.away` set), in
     /// MWC as [`crate::cube::decide`] gives them; exact, from the tables of
     /// the score and cube (made on first use, up to a few CPU-seconds for

@@ -11,7 +11,7 @@ mod server;
 
 pub use server::{serve, serve_connection, MAX_LINE};
 
-use backgammon_engine::player::{cube_state, NetSettings};
+use backgammon_engine::player::{cube_state, prepare_match, NetSettings};
 use backgammon_engine::{Kind, Player};
 use backgammon_rules::{
     Board, Decision, Dice, FibsBoard, FibsError, FibsPosition, Game, GameError, Move, Rules,
@@ -111,10 +111,18 @@ impl Bot {
         state.jacoby = state.is_money() && self.rules.jacoby;
         let game = Game::from_state(pos.board, state, self.rules);
         let board = pos.board;
+        let cube = cube_state(&state);
+        // gnubg gives no clock: a race's match cube tables are made while
+        // the game goes on, not at its first covered cube decision.
+        prepare_match(&board, &cube);
         match game.decision() {
-            Decision::Move { dice, .. } => self.checker_play(&board, dice),
+            Decision::Move { dice, .. } => {
+                let (reply, after) = self.checker_play(&board, dice)?;
+                prepare_match(&after, &cube);
+                Ok(reply)
+            }
             Decision::RollOrDouble { may_double, .. } => {
-                let double = may_double && self.player.doubles(&board, &cube_state(&state));
+                let double = may_double && self.player.doubles(&board, &cube);
                 if double {
                     checked(&game, Reply::Double, Game::double)
                 } else {
@@ -123,7 +131,7 @@ impl Bot {
             }
             Decision::TakeOrDrop { .. } => {
                 // The board and cube are seen from the doubler, as `takes` wants.
-                if self.player.takes(&board, &cube_state(&state)) {
+                if self.player.takes(&board, &cube) {
                     checked(&game, Reply::Take, Game::take)
                 } else {
                     checked(&game, Reply::Drop, Game::drop)
@@ -135,7 +143,8 @@ impl Bot {
 
     /// The engine's move, written as steps and read back by the rules: the
     /// text must name a legal move that leads where the engine's does.
-    fn checker_play(&mut self, board: &Board, dice: Dice) -> Result<Reply, ExternalError> {
+    /// Also gives the position the move leads to.
+    fn checker_play(&mut self, board: &Board, dice: Dice) -> Result<(Reply, Board), ExternalError> {
         let (m, after) = self.player.choose(board, dice);
         let text = steps_text(&m);
         let refused = |error: String| ExternalError::Refused {
@@ -144,7 +153,7 @@ impl Bot {
         };
         if m.is_pass() {
             return match board.legal_moves(dice).moves() {
-                [only] if only.is_pass() => Ok(Reply::Move(text)),
+                [only] if only.is_pass() => Ok((Reply::Move(text), after)),
                 _ => Err(refused("a pass while a checker can move".to_string())),
             };
         }
@@ -156,7 +165,7 @@ impl Bot {
                 "the steps lead elsewhere than the engine's move".to_string(),
             ));
         }
-        Ok(Reply::Move(text))
+        Ok((Reply::Move(text), after))
     }
 }
 
@@ -205,6 +214,7 @@ fn steps_text(m: &Move) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use backgammon_engine::bearoff_cube::CubefulBearoff;
     use backgammon_rules::Side;
 
     /// gnubg 1.07.001's board for its external player at the opening 6-1.
@@ -262,6 +272,28 @@ mod tests {
             bot(Kind::Pubeval).answer(&race.to_string()).unwrap(),
             Reply::Roll
         );
+    }
+
+    #[test]
+    fn a_match_race_has_its_cube_tables_made_ahead() {
+        // Given a race in a 15-point match at a score no other test uses
+        let mut race = won_race();
+        (race.match_length, race.score, race.dice) = (15, [4, 7], [[3, 1], [0, 0]]);
+        let line = race.to_string();
+        let pos = read_board(&line).unwrap();
+        let cube = cube_state(&pos.state);
+        assert!(!CubefulBearoff::is_prepared(&cube));
+        // When the bot plays its roll there, its tables are made on
+        // another thread (they take a second or more: this waits for them)
+        assert!(matches!(bot(Kind::Net).answer(&line), Ok(Reply::Move(_))));
+        let start = std::time::Instant::now();
+        while !CubefulBearoff::is_prepared(&cube) {
+            assert!(
+                start.elapsed().as_secs() < 120,
+                "no table after two minutes"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
     }
 
     #[test]
