@@ -5,6 +5,7 @@
 use super::bgerror::BackgammonError;
 use backgammon_engine::eval::Evaluator;
 use backgammon_engine::features::CONTACT_INPUTS;
+use backgammon_engine::net::{check_hidden, Net};
 use backgammon_lab::rollout_data::{self, DataSettings, Shard};
 use std::io::Write;
 use std::path::PathBuf;
@@ -123,6 +124,22 @@ pub struct FitArgs {
     /// Widen the contact net to this many hidden units first.
     #[arg(long)]
     pub contact_hidden: Option<usize>,
+    /// Start the contact net afresh, from small random weights, with this
+    /// many hidden units (and the extra inputs with --contact-extra),
+    /// instead of from --from's net.
+    #[arg(long)]
+    pub contact_fresh: Option<usize>,
+    /// Give the race net a second hidden layer of this many units first
+    /// (read from the first layer, feeding the outputs beside it; the new
+    /// units start silent).
+    #[arg(long)]
+    pub race_second: Option<usize>,
+    /// Give the crashed net a second hidden layer of this many units first.
+    #[arg(long)]
+    pub crashed_second: Option<usize>,
+    /// Give the contact net a second hidden layer of this many units first.
+    #[arg(long)]
+    pub contact_second: Option<usize>,
     /// Give the contact net the extra inputs first (home points,
     /// containment, anchor, contact pips; they start with no weight).
     #[arg(long)]
@@ -228,13 +245,31 @@ fn fit(a: FitArgs, out: &mut impl Write) -> Result<(), BackgammonError> {
         Some(dir) => Evaluator::read_dir(dir)?,
         None => Evaluator::shipped(),
     };
-    for (net, hidden, seed) in [
-        (&mut eval.race, a.race_hidden, 0x0ACE),
-        (&mut eval.crashed, a.crashed_hidden, 0xC4A5),
-        (&mut eval.contact, a.contact_hidden, 0xC0A7),
+    if let Some(hidden) = a.contact_fresh {
+        check_hidden(hidden)?;
+        let inputs = eval.contact.inputs();
+        eval.contact = Net::random(inputs, hidden, a.seed ^ 0xF4E5);
+    }
+    for (net, hidden, second, seed) in [
+        (&mut eval.race, a.race_hidden, a.race_second, 0x0ACE),
+        (
+            &mut eval.crashed,
+            a.crashed_hidden,
+            a.crashed_second,
+            0xC4A5,
+        ),
+        (
+            &mut eval.contact,
+            a.contact_hidden,
+            a.contact_second,
+            0xC0A7,
+        ),
     ] {
         if let Some(h) = hidden {
             *net = net.widened(h, seed)?;
+        }
+        if let Some(units) = second {
+            *net = net.deepened(units, seed ^ 0x5EC0)?;
         }
     }
     if a.contact_extra {

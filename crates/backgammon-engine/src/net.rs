@@ -5,10 +5,19 @@
 //! zero, and the rows are added eight lanes at a time (AVX2 and FMA, which
 //! the x86-64-v3 target has, through the compiler's vectoriser).
 //!
+//! A net may have a second hidden layer ([`Net::deepened`]) that reads the
+//! first and feeds the outputs beside it: the first layer's sums of input
+//! rows stay the cheap part, and the second finds what one layer of
+//! sigmoids cannot (products of features, such as a shot that matters only
+//! behind a prime).
+//!
 //! The file format (little-endian): the 8 bytes `GHBGNET1`, then `inputs`,
 //! `hidden` and `outputs` as u32, then the first layer's weights (inputs ×
-//! hidden, input-major), its biases (hidden), the second layer's weights
-//! (outputs × hidden) and its biases (outputs), all f32.
+//! hidden, input-major), its biases (hidden), the output weights (outputs ×
+//! hidden) and the output biases (outputs), all f32. A net with a second
+//! layer starts `GHBGNET2`, has `units` (u32) after `outputs`, and after the
+//! output biases the second layer's weights (units × hidden, unit-major),
+//! its biases (units) and its output weights (outputs × units).
 
 use std::fmt;
 
@@ -20,6 +29,19 @@ pub const MAX_HIDDEN: usize = 512;
 pub const LANES: usize = 8;
 
 const MAGIC: &[u8; 8] = b"GHBGNET1";
+const MAGIC_DEEP: &[u8; 8] = b"GHBGNET2";
+
+/// A second hidden layer: `units` sigmoids of the first layer's
+/// activations, read by the outputs beside the first layer.
+#[derive(Clone, PartialEq)]
+struct Second {
+    units: usize,
+    /// units × hidden, unit-major.
+    w: Vec<f32>,
+    b: Vec<f32>,
+    /// outputs × units.
+    out: Vec<f32>,
+}
 
 /// The weights of one net.
 #[derive(Clone, PartialEq)]
@@ -30,11 +52,16 @@ pub struct Net {
     b1: Vec<f32>,
     w2: Vec<f32>,
     b2: [f32; OUTPUTS],
+    second: Option<Second>,
 }
 
 impl fmt::Debug for Net {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Net({} inputs, {} hidden)", self.inputs, self.hidden)
+        write!(f, "Net({} inputs, {} hidden", self.inputs, self.hidden)?;
+        if let Some(s) = &self.second {
+            write!(f, ", {} second", s.units)?;
+        }
+        write!(f, ")")
     }
 }
 
@@ -49,6 +76,8 @@ pub enum NetError {
     Hidden(usize),
     #[error("{hidden} hidden units: the net has {has} already")]
     Narrower { hidden: usize, has: usize },
+    #[error("the net has a second hidden layer already")]
+    Deep,
     #[error("{0} outputs: expected 5")]
     Outputs(usize),
     #[error("{found} inputs, expected {}", words(expected))]
@@ -97,6 +126,52 @@ pub fn check_hidden(hidden: usize) -> Result<(), NetError> {
 /// The hidden activations of one evaluation (a stack buffer).
 pub type Hidden = [f32; MAX_HIDDEN];
 
+/// `a · w`, eight lanes at a time.
+#[inline(always)]
+fn dot(a: &[f32], w: &[f32]) -> f32 {
+    let mut acc = [0.0f32; LANES];
+    for (x, y) in a.chunks_exact(LANES).zip(w.chunks_exact(LANES)) {
+        for l in 0..LANES {
+            acc[l] = x[l].mul_add(y[l], acc[l]);
+        }
+    }
+    acc.iter().sum::<f32>()
+}
+
+impl Second {
+    /// The activations from the first layer's `a` into `g`.
+    #[inline]
+    fn activations(&self, a: &[f32], g: &mut [f32]) {
+        let rows = self.w.chunks_exact(a.len());
+        for ((v, row), &b) in g.iter_mut().zip(rows).zip(&self.b) {
+            *v = sigmoid(b + dot(a, row));
+        }
+    }
+
+    /// One step on the output errors `dz` (learning rate included): adds
+    /// the error this layer passes back to the first layer's activations
+    /// into `dh`, then updates its weights.
+    fn train(&mut self, a: &[f32], g: &[f32], dz: &[f32; OUTPUTS], dh: &mut [f32]) {
+        let mut buf: Hidden = [0.0; MAX_HIDDEN];
+        let dg = &mut buf[..self.units];
+        for (w, &d) in self.out.chunks_exact_mut(self.units).zip(dz) {
+            for ((e, w), &v) in dg.iter_mut().zip(w.iter_mut()).zip(g) {
+                *e += d * *w;
+                *w += d * v;
+            }
+        }
+        let rows = self.w.chunks_exact_mut(a.len()).zip(&mut self.b);
+        for ((e, &v), (row, b)) in dg.iter_mut().zip(g).zip(rows) {
+            *e *= v * (1.0 - v);
+            *b += *e;
+            for ((h, w), &x) in dh.iter_mut().zip(row.iter_mut()).zip(a) {
+                *h += *e * *w;
+                *w += *e * x;
+            }
+        }
+    }
+}
+
 impl Net {
     /// A net with small random weights from `seed` (uniform in ±`scale`
     /// over the square root of the fan-in).
@@ -116,7 +191,38 @@ impl Net {
             b1: vec![0.0; hidden],
             w2,
             b2: [0.0; OUTPUTS],
+            second: None,
         }
+    }
+
+    /// The same function with a second hidden layer of `units` units: they
+    /// get small random weights from `seed` and no weight to the outputs,
+    /// so the net answers as before until training gives them a part.
+    pub fn deepened(&self, units: usize, seed: u64) -> Result<Net, NetError> {
+        check_hidden(units)?;
+        if self.second.is_some() {
+            return Err(NetError::Deep);
+        }
+        let mut rng = backgammon_rules::SplitMix::new(seed);
+        let s = 1.0 / (self.hidden as f32).sqrt();
+        let w = (0..units * self.hidden)
+            .map(|_| (2.0 * rng.unit() - 1.0) * s)
+            .collect();
+        let second = Second {
+            units,
+            w,
+            b: vec![0.0; units],
+            out: vec![0.0; OUTPUTS * units],
+        };
+        Ok(Net {
+            second: Some(second),
+            ..self.clone()
+        })
+    }
+
+    /// Units of the second hidden layer (0: none).
+    pub fn second_units(&self) -> usize {
+        self.second.as_ref().map_or(0, |s| s.units)
     }
 
     /// The same function with `hidden` units: the new units get small
@@ -142,6 +248,14 @@ impl Net {
         }
         let mut b1 = self.b1.clone();
         b1.resize(hidden, 0.0);
+        // The second layer reads the new units with no weight.
+        let second = self.second.as_ref().map(|s| Second {
+            w: s.w
+                .chunks_exact(old)
+                .flat_map(|row| row.iter().copied().chain(std::iter::repeat_n(0.0, extra)))
+                .collect(),
+            ..s.clone()
+        });
         Ok(Net {
             inputs: self.inputs,
             hidden,
@@ -149,6 +263,7 @@ impl Net {
             b1,
             w2,
             b2: self.b2,
+            second,
         })
     }
 
@@ -208,32 +323,41 @@ impl Net {
         }
     }
 
-    /// The five outputs from hidden activations.
+    /// The five outputs from the first layer's activations `a` and the
+    /// second's `g` (empty without a second layer).
     #[inline]
-    fn outputs(&self, a: &[f32]) -> [f32; OUTPUTS] {
+    fn outputs(&self, a: &[f32], g: &[f32]) -> [f32; OUTPUTS] {
         let n = self.hidden;
         std::array::from_fn(|k| {
-            let w = &self.w2[k * n..(k + 1) * n];
-            let mut acc = [0.0f32; LANES];
-            for (x, y) in a.chunks_exact(LANES).zip(w.chunks_exact(LANES)) {
-                for l in 0..LANES {
-                    acc[l] = x[l].mul_add(y[l], acc[l]);
-                }
+            let mut z = self.b2[k] + dot(a, &self.w2[k * n..(k + 1) * n]);
+            if let Some(s) = &self.second {
+                z += dot(g, &s.out[k * s.units..(k + 1) * s.units]);
             }
-            sigmoid(self.b2[k] + acc.iter().sum::<f32>())
+            sigmoid(z)
         })
+    }
+
+    /// The first layer's activations for `x` into `a`, and the second's
+    /// into `g` (as many as it has units).
+    #[inline]
+    fn activations(&self, x: &[f32], a: &mut [f32], g: &mut [f32]) {
+        self.hidden_sums(x, a);
+        for v in a.iter_mut() {
+            *v = sigmoid(*v);
+        }
+        if let Some(s) = &self.second {
+            s.activations(a, g);
+        }
     }
 
     /// The outputs for inputs `x`.
     #[inline]
     pub fn forward(&self, x: &[f32]) -> [f32; OUTPUTS] {
         let mut buf: Hidden = [0.0; MAX_HIDDEN];
-        let h = &mut buf[..self.hidden];
-        self.hidden_sums(x, h);
-        for v in h.iter_mut() {
-            *v = sigmoid(*v);
-        }
-        self.outputs(h)
+        let mut second: Hidden = [0.0; MAX_HIDDEN];
+        let (a, g) = (&mut buf[..self.hidden], &mut second[..self.second_units()]);
+        self.activations(x, a, g);
+        self.outputs(a, g)
     }
 
     /// One step of gradient descent on the cross-entropy between the
@@ -242,14 +366,17 @@ impl Net {
     pub fn train(&mut self, x: &[f32], target: &[f32; OUTPUTS], alpha: f32) -> [f32; OUTPUTS] {
         let n = self.hidden;
         let mut buf: Hidden = [0.0; MAX_HIDDEN];
-        let a = &mut buf[..n];
-        self.hidden_sums(x, a);
-        for v in a.iter_mut() {
-            *v = sigmoid(*v);
-        }
-        let y = self.outputs(a);
+        let mut second: Hidden = [0.0; MAX_HIDDEN];
+        let (a, g) = (&mut buf[..n], &mut second[..self.second_units()]);
+        self.activations(x, a, g);
+        let y = self.outputs(a, g);
         let dz: [f32; OUTPUTS] = std::array::from_fn(|k| alpha * (target[k] - y[k]));
-        // Back-propagate through the old second layer, then update it.
+        let mut dh: Hidden = [0.0; MAX_HIDDEN];
+        let dh = &mut dh[..n];
+        if let Some(s) = &mut self.second {
+            s.train(a, g, &dz, dh);
+        }
+        // Back-propagate through the old output weights, then update them.
         let mut dh: Hidden = [0.0; MAX_HIDDEN];
         let dh = &mut dh[..n];
         for ((w, b), &d) in self.w2.chunks_exact_mut(n).zip(&mut self.b2).zip(&dz) {
@@ -276,18 +403,29 @@ impl Net {
 
     /// The net as bytes in the file format.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out =
-            Vec::with_capacity(20 + 4 * (self.w1.len() + self.w2.len() + self.hidden + 5));
-        out.extend_from_slice(MAGIC);
-        for n in [self.inputs, self.hidden, OUTPUTS] {
+        let mut out = Vec::with_capacity(24 + 4 * (self.w1.len() + self.w2.len()));
+        let mut header = vec![self.inputs, self.hidden, OUTPUTS];
+        match &self.second {
+            None => out.extend_from_slice(MAGIC),
+            Some(s) => {
+                out.extend_from_slice(MAGIC_DEEP);
+                header.push(s.units);
+            }
+        }
+        for n in header {
             out.extend_from_slice(&(n as u32).to_le_bytes());
         }
+        let second = self
+            .second
+            .iter()
+            .flat_map(|s| s.w.iter().chain(&s.b).chain(&s.out));
         for v in self
             .w1
             .iter()
             .chain(&self.b1)
             .chain(&self.w2)
             .chain(&self.b2)
+            .chain(second)
         {
             out.extend_from_slice(&v.to_le_bytes());
         }
@@ -299,8 +437,14 @@ impl Net {
         if bytes.len() < 20 {
             return Err(NetError::Short);
         }
-        if &bytes[..8] != MAGIC {
-            return Err(NetError::Magic);
+        let deep = match &bytes[..8] {
+            m if m == MAGIC => false,
+            m if m == MAGIC_DEEP => true,
+            _ => return Err(NetError::Magic),
+        };
+        let head = if deep { 24 } else { 20 };
+        if bytes.len() < head {
+            return Err(NetError::Short);
         }
         let word = |i: usize| u32::from_le_bytes(bytes[8 + 4 * i..12 + 4 * i].try_into().unwrap());
         let (found, hidden, outputs) = (word(0) as usize, word(1) as usize, word(2) as usize);
@@ -315,8 +459,18 @@ impl Net {
         if outputs != OUTPUTS {
             return Err(NetError::Outputs(outputs));
         }
-        let count = inputs * hidden + hidden + OUTPUTS * hidden + OUTPUTS;
-        let body = &bytes[20..];
+        let units = if deep { word(3) as usize } else { 0 };
+        if deep {
+            check_hidden(units)?;
+        }
+        let count = inputs * hidden
+            + hidden
+            + OUTPUTS * hidden
+            + OUTPUTS
+            + units * hidden
+            + units
+            + OUTPUTS * units;
+        let body = &bytes[head..];
         if body.len() < 4 * count {
             return Err(NetError::Short);
         }
@@ -329,6 +483,12 @@ impl Net {
         let b1 = take(hidden);
         let w2 = take(OUTPUTS * hidden);
         let b2 = take(OUTPUTS).try_into().expect("five biases");
+        let second = deep.then(|| Second {
+            units,
+            w: take(units * hidden),
+            b: take(units),
+            out: take(OUTPUTS * units),
+        });
         Ok(Net {
             inputs,
             hidden,
@@ -336,6 +496,7 @@ impl Net {
             b1,
             w2,
             b2,
+            second,
         })
     }
 }
@@ -426,5 +587,88 @@ mod tests {
             wide.train(&x, &[0.9, 0.3, 0.05, 0.1, 0.0], 0.1);
         }
         assert!(wide.w2[16..32].iter().any(|&w| w != 0.0));
+    }
+
+    #[test]
+    fn a_deepened_net_answers_as_before_learns_with_its_second_layer_and_round_trips() {
+        let net = Net::random(12, 16, 5);
+        let mut deep = net.deepened(8, 11).unwrap();
+        assert_eq!(deep.second_units(), 8);
+        assert_eq!(deep.deepened(8, 11), Err(NetError::Deep));
+        assert_eq!(net.deepened(12, 11), Err(NetError::Hidden(12)));
+        let x: Vec<f32> = (0..12).map(|i| (i % 4) as f32 * 0.3).collect();
+        assert_eq!(net.forward(&x), deep.forward(&x));
+        let target = [0.9, 0.3, 0.05, 0.1, 0.0];
+        for _ in 0..200 {
+            deep.train(&x, &target, 0.1);
+        }
+        let s = deep.second.as_ref().unwrap();
+        assert!(s.out.iter().any(|&w| w != 0.0));
+        let after = deep.forward(&x);
+        for k in 0..OUTPUTS {
+            assert!((after[k] - target[k]).abs() < 0.05, "output {k}: {after:?}");
+        }
+        let back = Net::from_bytes(&deep.to_bytes(), &[12]).unwrap();
+        assert_eq!(back, deep);
+        assert_eq!(&deep.to_bytes()[..8], b"GHBGNET2");
+        let cut = deep.to_bytes();
+        assert_eq!(
+            Net::from_bytes(&cut[..cut.len() - 4], &[12]),
+            Err(NetError::Short)
+        );
+        // Widening keeps the function: the second layer reads the new units with no weight.
+        let wide = deep.widened(24, 3).unwrap();
+        let (a, b) = (deep.forward(&x), wide.forward(&x));
+        for k in 0..OUTPUTS {
+            assert!(
+                (a[k] - b[k]).abs() < 1e-6,
+                "output {k}: {} vs {}",
+                a[k],
+                b[k]
+            );
+        }
+    }
+
+    #[test]
+    fn the_second_layer_gradient_matches_finite_differences() {
+        let mut net = Net::random(6, 8, 2).deepened(8, 4).unwrap();
+        {
+            let s = net.second.as_mut().unwrap();
+            for (i, w) in s.out.iter_mut().enumerate() {
+                *w = ((i * 7 % 11) as f32 - 5.0) * 0.1;
+            }
+        }
+        let x = [1.0, 0.0, 0.5, 1.0, 0.25, 0.0];
+        let target = [0.7, 0.2, 0.01, 0.3, 0.02];
+        // Cross-entropy summed over the five outputs.
+        let loss = |n: &Net| -> f64 {
+            let y = n.forward(&x);
+            (0..OUTPUTS)
+                .map(|k| {
+                    let (t, y) = (target[k] as f64, y[k] as f64);
+                    -(t * y.ln() + (1.0 - t) * (1.0 - y).ln())
+                })
+                .sum()
+        };
+        let alpha = 1e-3;
+        let mut stepped = net.clone();
+        stepped.train(&x, &target, alpha);
+        let (s0, s1) = (
+            net.second.as_ref().unwrap(),
+            stepped.second.as_ref().unwrap(),
+        );
+        for i in [0, 5, 17, 40, 63] {
+            let eps = 1e-2;
+            let mut up = net.clone();
+            up.second.as_mut().unwrap().w[i] += eps;
+            let mut down = net.clone();
+            down.second.as_mut().unwrap().w[i] -= eps;
+            let numeric = -(loss(&up) - loss(&down)) / (2.0 * eps as f64);
+            let step = (s1.w[i] - s0.w[i]) as f64 / alpha as f64;
+            assert!(
+                (numeric - step).abs() < 2e-3 + 0.05 * numeric.abs(),
+                "w[{i}]: {numeric} vs {step}"
+            );
+        }
     }
 }
