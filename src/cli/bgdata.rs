@@ -5,7 +5,7 @@
 use super::bgerror::BackgammonError;
 use backgammon_engine::eval::Evaluator;
 use backgammon_engine::features::CONTACT_INPUTS;
-use backgammon_engine::net::{check_hidden, Net};
+use backgammon_engine::net::{check_hidden, Net, NetError};
 use backgammon_lab::rollout_data::{self, DataSettings, Shard};
 use std::io::Write;
 use std::path::PathBuf;
@@ -124,9 +124,15 @@ pub struct FitArgs {
     /// Widen the contact net to this many hidden units first.
     #[arg(long)]
     pub contact_hidden: Option<usize>,
-    /// Start the contact net afresh, from small random weights, with this
-    /// many hidden units (and the extra inputs with --contact-extra),
-    /// instead of from --from's net.
+    /// Start the race net afresh, from small random weights, with this
+    /// many hidden units, instead of from --from's net.
+    #[arg(long)]
+    pub race_fresh: Option<usize>,
+    /// Start the crashed net afresh with this many hidden units.
+    #[arg(long)]
+    pub crashed_fresh: Option<usize>,
+    /// Start the contact net afresh with this many hidden units (and the
+    /// extra inputs with --contact-extra).
     #[arg(long)]
     pub contact_fresh: Option<usize>,
     /// Give the race net a second hidden layer of this many units first
@@ -240,38 +246,58 @@ fn classes(
     Ok(())
 }
 
+/// How `fit` changes one net's shape before fitting it.
+struct Reshape {
+    /// Start afresh with this many hidden units.
+    fresh: Option<usize>,
+    /// Widen to this many hidden units.
+    wider: Option<usize>,
+    /// Add a second hidden layer of this many units.
+    second: Option<usize>,
+}
+
+impl Reshape {
+    fn new(fresh: Option<usize>, wider: Option<usize>, second: Option<usize>) -> Reshape {
+        Reshape {
+            fresh,
+            wider,
+            second,
+        }
+    }
+
+    /// `net` reshaped: a fresh net from `fresh_seed`, the new units of a
+    /// wider or deeper one from `salt`.
+    fn apply(&self, net: &Net, fresh_seed: u64, salt: u64) -> Result<Net, NetError> {
+        let mut net = match self.fresh {
+            Some(h) => {
+                check_hidden(h)?;
+                Net::random(net.inputs(), h, fresh_seed)
+            }
+            None => net.clone(),
+        };
+        if let Some(h) = self.wider {
+            net = net.widened(h, salt)?;
+        }
+        if let Some(units) = self.second {
+            net = net.deepened(units, salt ^ 0x5EC0)?;
+        }
+        Ok(net)
+    }
+}
+
 fn fit(a: FitArgs, out: &mut impl Write) -> Result<(), BackgammonError> {
     let mut eval = match &a.from {
         Some(dir) => Evaluator::read_dir(dir)?,
         None => Evaluator::shipped(),
     };
-    if let Some(hidden) = a.contact_fresh {
-        check_hidden(hidden)?;
-        let inputs = eval.contact.inputs();
-        eval.contact = Net::random(inputs, hidden, a.seed ^ 0xF4E5);
-    }
-    for (net, hidden, second, seed) in [
-        (&mut eval.race, a.race_hidden, a.race_second, 0x0ACE),
-        (
-            &mut eval.crashed,
-            a.crashed_hidden,
-            a.crashed_second,
-            0xC4A5,
-        ),
-        (
-            &mut eval.contact,
-            a.contact_hidden,
-            a.contact_second,
-            0xC0A7,
-        ),
-    ] {
-        if let Some(h) = hidden {
-            *net = net.widened(h, seed)?;
-        }
-        if let Some(units) = second {
-            *net = net.deepened(units, seed ^ 0x5EC0)?;
-        }
-    }
+    // The fresh nets' seeds: --seed and one constant a net.
+    let fresh = |k: u64| a.seed ^ (0xF4E5 + k);
+    let race = Reshape::new(a.race_fresh, a.race_hidden, a.race_second);
+    eval.race = race.apply(&eval.race, fresh(2), 0x0ACE)?;
+    let crashed = Reshape::new(a.crashed_fresh, a.crashed_hidden, a.crashed_second);
+    eval.crashed = crashed.apply(&eval.crashed, fresh(1), 0xC4A5)?;
+    let contact = Reshape::new(a.contact_fresh, a.contact_hidden, a.contact_second);
+    eval.contact = contact.apply(&eval.contact, fresh(0), 0xC0A7)?;
     if a.contact_extra {
         eval.contact = eval.contact.with_inputs(CONTACT_INPUTS)?;
     }
