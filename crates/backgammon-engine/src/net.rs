@@ -563,6 +563,19 @@ mod tests {
         assert_eq!(back, more);
     }
 
+    /// `a` and `b` answer `x` alike, to rounding.
+    fn assert_same_outputs(a: &Net, b: &Net, x: &[f32]) {
+        let (a, b) = (a.forward(x), b.forward(x));
+        for k in 0..OUTPUTS {
+            assert!(
+                (a[k] - b[k]).abs() < 1e-6,
+                "output {k}: {} vs {}",
+                a[k],
+                b[k]
+            );
+        }
+    }
+
     #[test]
     fn a_widened_net_answers_as_before_and_then_learns_with_its_new_units() {
         let net = Net::random(12, 16, 5);
@@ -574,15 +587,7 @@ mod tests {
         let mut wide = net.widened(32, 9).unwrap();
         assert_eq!(wide.hidden(), 32);
         let x: Vec<f32> = (0..12).map(|i| (i % 4) as f32 * 0.3).collect();
-        let (a, b) = (net.forward(&x), wide.forward(&x));
-        for k in 0..OUTPUTS {
-            assert!(
-                (a[k] - b[k]).abs() < 1e-6,
-                "output {k}: {} vs {}",
-                a[k],
-                b[k]
-            );
-        }
+        assert_same_outputs(&net, &wide, &x);
         for _ in 0..50 {
             wide.train(&x, &[0.9, 0.3, 0.05, 0.1, 0.0], 0.1);
         }
@@ -617,16 +622,7 @@ mod tests {
             Err(NetError::Short)
         );
         // Widening keeps the function: the second layer reads the new units with no weight.
-        let wide = deep.widened(24, 3).unwrap();
-        let (a, b) = (deep.forward(&x), wide.forward(&x));
-        for k in 0..OUTPUTS {
-            assert!(
-                (a[k] - b[k]).abs() < 1e-6,
-                "output {k}: {} vs {}",
-                a[k],
-                b[k]
-            );
-        }
+        assert_same_outputs(&deep, &deep.widened(24, 3).unwrap(), &x);
     }
 
     #[test]
