@@ -148,10 +148,11 @@ impl Second {
         }
     }
 
-    /// One step on the output errors `dz` (learning rate included): adds
-    /// the error this layer passes back to the first layer's activations
-    /// into `dh`, then updates its weights.
-    fn train(&mut self, a: &[f32], g: &[f32], dz: &[f32; OUTPUTS], dh: &mut [f32]) {
+    /// One step on the output errors `dz` (learning rate included). The
+    /// error is not passed back to the first layer, which learns through
+    /// its own output weights only: generation 5's nets were fitted so
+    /// (full back-propagation is untried).
+    fn train(&mut self, a: &[f32], g: &[f32], dz: &[f32; OUTPUTS]) {
         let mut buf: Hidden = [0.0; MAX_HIDDEN];
         let dg = &mut buf[..self.units];
         for (w, &d) in self.out.chunks_exact_mut(self.units).zip(dz) {
@@ -164,8 +165,7 @@ impl Second {
         for ((e, &v), (row, b)) in dg.iter_mut().zip(g).zip(rows) {
             *e *= v * (1.0 - v);
             *b += *e;
-            for ((h, w), &x) in dh.iter_mut().zip(row.iter_mut()).zip(a) {
-                *h += *e * *w;
+            for (w, &x) in row.iter_mut().zip(a) {
                 *w += *e * x;
             }
         }
@@ -371,10 +371,8 @@ impl Net {
         self.activations(x, a, g);
         let y = self.outputs(a, g);
         let dz: [f32; OUTPUTS] = std::array::from_fn(|k| alpha * (target[k] - y[k]));
-        let mut dh: Hidden = [0.0; MAX_HIDDEN];
-        let dh = &mut dh[..n];
         if let Some(s) = &mut self.second {
-            s.train(a, g, &dz, dh);
+            s.train(a, g, &dz);
         }
         // Back-propagate through the old output weights, then update them.
         let mut dh: Hidden = [0.0; MAX_HIDDEN];
