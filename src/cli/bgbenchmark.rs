@@ -28,7 +28,7 @@ pub struct BenchmarkArgs {
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
     /// Score our plies with these nets (a directory with contact.net,
-    /// race.net and maybe crashed.net) instead of the shipped ones.
+    /// race.net and maybe crashed.net) instead of the process's (`grasshopper --nets DIR`, else the shipped ones).
     #[arg(long)]
     pub nets: Option<PathBuf>,
 }

@@ -3,9 +3,9 @@
 //! Backgammon's, and fit nets to the data; run in the backgammon lab.
 
 use super::bgerror::BackgammonError;
-use backgammon_engine::eval::Evaluator;
 use backgammon_engine::features::CONTACT_INPUTS;
-use backgammon_engine::net::{check_hidden, Net, NetError};
+use backgammon_engine::net::{check_hidden, Backprop, Net, NetError};
+use backgammon_engine::player;
 use backgammon_lab::rollout_data::{self, DataSettings, Shard};
 use std::io::Write;
 use std::path::PathBuf;
@@ -39,7 +39,7 @@ pub enum DataCommand {
         #[arg(long, default_value = "/usr/games/gnubg")]
         gnubg: PathBuf,
     },
-    /// Fit nets (the shipped ones, or --from's) to data files' rolled-out
+    /// Fit nets (the process's, or --from's) to data files' rolled-out
     /// chances and save them in --out (contact.net, crashed.net, race.net).
     Fit(FitArgs),
 }
@@ -73,7 +73,7 @@ pub struct GenerateArgs {
     #[arg(long)]
     pub class: Option<String>,
     /// Sample and roll out with these nets (a directory with contact.net,
-    /// race.net and crashed.net) instead of the shipped ones.
+    /// race.net and crashed.net) instead of the process's (`grasshopper --nets DIR`, else the shipped ones).
     #[arg(long)]
     pub nets: Option<PathBuf>,
     /// Threads per rollout (the results do not depend on them).
@@ -96,7 +96,7 @@ pub struct FitArgs {
     #[arg(long, required = true)]
     pub data: Vec<PathBuf>,
     /// Start from these nets (a directory with contact.net, race.net and
-    /// maybe crashed.net; default the shipped ones).
+    /// maybe crashed.net; default the process's: `grasshopper --nets DIR` or the shipped ones).
     #[arg(long)]
     pub from: Option<PathBuf>,
     /// Directory of the fitted nets.
@@ -150,6 +150,10 @@ pub struct FitArgs {
     /// containment, anchor, contact pips; they start with no weight).
     #[arg(long)]
     pub contact_extra: bool,
+    /// Train as generation 5 was: a second layer's error does not reach
+    /// the first layer (by default it does: the full gradient).
+    #[arg(long)]
+    pub second_detached: bool,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
 }
@@ -192,10 +196,7 @@ fn generate(a: GenerateArgs, out: &mut impl Write) -> Result<(), BackgammonError
         look: a.look,
     };
     let shard = Shard::new(a.shard, a.of)?;
-    let eval = match &a.nets {
-        Some(dir) => Evaluator::read_dir(dir)?,
-        None => Evaluator::shipped(),
-    };
+    let eval = player::nets_or_dir(a.nets.as_deref())?;
     let path = rollout_data::generate(&eval, &s, shard, &a.out, a.threads.max(1), |r, n, all| {
         eprintln!(
             "rollout-data {}/{}: {n}/{all} {} {} {:+.4} ± {:.4}",
@@ -223,7 +224,7 @@ fn classes(
     gnubg: &std::path::Path,
     out: &mut impl Write,
 ) -> Result<(), BackgammonError> {
-    let boards = rollout_data::sample(&Evaluator::shipped(), positions, seed, None);
+    let boards = rollout_data::sample(player::nets(), positions, seed, None);
     let a = rollout_data::compare_classes(gnubg, &boards)?;
     let _ = writeln!(out, "ours \\ gnubg   contact crashed    race   other");
     for (c, n) in &a.rows {
@@ -286,10 +287,7 @@ impl Reshape {
 }
 
 fn fit(a: FitArgs, out: &mut impl Write) -> Result<(), BackgammonError> {
-    let mut eval = match &a.from {
-        Some(dir) => Evaluator::read_dir(dir)?,
-        None => Evaluator::shipped(),
-    };
+    let mut eval = player::nets_or_dir(a.from.as_deref())?;
     // The fresh nets' seeds: --seed and one constant a net.
     let fresh = |k: u64| a.seed ^ (0xF4E5 + k);
     let race = Reshape::new(a.race_fresh, a.race_hidden, a.race_second);
@@ -300,6 +298,11 @@ fn fit(a: FitArgs, out: &mut impl Write) -> Result<(), BackgammonError> {
     eval.contact = contact.apply(&eval.contact, fresh(0), 0xC0A7)?;
     if a.contact_extra {
         eval.contact = eval.contact.with_inputs(CONTACT_INPUTS)?;
+    }
+    if a.second_detached {
+        for net in [&mut eval.contact, &mut eval.crashed, &mut eval.race] {
+            net.set_backprop(Backprop::Detached);
+        }
     }
     let (mut train, mut test) = (Vec::new(), Vec::new());
     for path in &a.data {

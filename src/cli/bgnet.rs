@@ -60,7 +60,7 @@ pub struct TrainArgs {
 #[derive(clap::Args, Debug)]
 pub struct DuelArgs {
     /// The first player: net[:DIR][@PLIES] (the nets of a run directory,
-    /// default the shipped ones; searched to PLIES, default 1), pubeval or
+    /// default the process's: `grasshopper --nets DIR` or the shipped ones; searched to PLIES, default 1), pubeval or
     /// random.
     #[arg(long, default_value = "net")]
     pub a: String,
@@ -124,7 +124,7 @@ pub struct BenchArgs {
     /// Decisions to search at 2-ply (and a tenth as many at 3-ply).
     #[arg(long, default_value_t = 400)]
     pub searches: usize,
-    /// Nets of a run directory instead of the shipped ones.
+    /// Nets of a run directory instead of the process's (`grasshopper --nets DIR`, else the shipped ones).
     #[arg(long)]
     pub nets: Option<PathBuf>,
     /// Also time GNU Backgammon's evaluation of the same positions

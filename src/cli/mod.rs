@@ -45,7 +45,9 @@ pub struct Cli {
     /// Backgammon: play with the nets of this directory (contact.net,
     /// race.net and crashed.net, as `backgammon rollout-data fit` and
     /// `backgammon train` write them) instead of the shipped ones; given
-    /// before the subcommand (`grasshopper --nets DIR external ...`).
+    /// before the subcommand (`grasshopper --nets DIR external ...`). The
+    /// backgammon subcommands with a `--nets` (or `--from`) of their own
+    /// default to these.
     #[arg(long, value_name = "DIR")]
     pub nets: Option<PathBuf>,
 }

@@ -85,3 +85,30 @@ fn a_directory_without_nets_is_refused_naming_the_file() {
     let err = refused(&bad);
     assert!(err.contains(bad.to_str().unwrap()), "{err}");
 }
+
+/// The first line `grasshopper args` prints.
+fn first_line(args: &[&str]) -> String {
+    let out = Command::new(crate::BIN).args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    text.lines().next().unwrap_or_default().to_string()
+}
+
+#[test]
+fn a_subcommand_without_its_own_nets_plays_the_global_ones() {
+    let gen4 = repo("crates/backgammon-lab/data/nets/gen4");
+    let gen4 = gen4.to_str().unwrap();
+    let b = format!("net:{gen4}");
+    let duel = ["backgammon", "duel", "--a", "net", "--b", &b];
+    let duel = [&duel[..], &["--pairs", "20", "--seed", "3"]].concat();
+    // `net` is the process's nets: with `--nets gen4` the same player as
+    // `net:gen4`, so every mirrored pair of games cancels out exactly.
+    let global = [&["--nets", gen4][..], &duel].concat();
+    assert!(first_line(&global).contains(": +0.0000 ± 0.0000 points per game"));
+    // Without it, the shipped nets against generation 4's.
+    assert!(!first_line(&duel).contains(": +0.0000 ± 0.0000 points"));
+}

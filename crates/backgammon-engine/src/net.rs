@@ -43,6 +43,18 @@ struct Second {
     out: Vec<f32>,
 }
 
+/// How a training step treats a second hidden layer's error.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Backprop {
+    /// Through the second layer into the first (the gradient of the loss).
+    #[default]
+    Full,
+    /// Not into the first layer, which learns through its own output
+    /// weights only: generation 5's contact net was fitted so, before the
+    /// full gradient was written.
+    Detached,
+}
+
 /// The weights of one net.
 #[derive(Clone, PartialEq)]
 pub struct Net {
@@ -53,6 +65,8 @@ pub struct Net {
     w2: Vec<f32>,
     b2: [f32; OUTPUTS],
     second: Option<Second>,
+    /// Training state, not weights: not written to the file.
+    backprop: Backprop,
 }
 
 impl fmt::Debug for Net {
@@ -148,11 +162,10 @@ impl Second {
         }
     }
 
-    /// One step on the output errors `dz` (learning rate included). The
-    /// error is not passed back to the first layer, which learns through
-    /// its own output weights only: generation 5's nets were fitted so
-    /// (full back-propagation is untried).
-    fn train(&mut self, a: &[f32], g: &[f32], dz: &[f32; OUTPUTS]) {
+    /// One step on the output errors `dz` (learning rate included); the
+    /// error reaching the first layer's activations `a` (through the
+    /// weights before the step) is added to `da`.
+    fn train(&mut self, a: &[f32], g: &[f32], dz: &[f32; OUTPUTS], da: &mut [f32]) {
         let mut buf: Hidden = [0.0; MAX_HIDDEN];
         let dg = &mut buf[..self.units];
         for (w, &d) in self.out.chunks_exact_mut(self.units).zip(dz) {
@@ -165,7 +178,8 @@ impl Second {
         for ((e, &v), (row, b)) in dg.iter_mut().zip(g).zip(rows) {
             *e *= v * (1.0 - v);
             *b += *e;
-            for (w, &x) in row.iter_mut().zip(a) {
+            for ((w, &x), d) in row.iter_mut().zip(a).zip(da.iter_mut()) {
+                *d += *e * *w;
                 *w += *e * x;
             }
         }
@@ -192,6 +206,7 @@ impl Net {
             w2,
             b2: [0.0; OUTPUTS],
             second: None,
+            backprop: Backprop::Full,
         }
     }
 
@@ -218,6 +233,11 @@ impl Net {
             second: Some(second),
             ..self.clone()
         })
+    }
+
+    /// Sets how training treats the second layer's error.
+    pub fn set_backprop(&mut self, backprop: Backprop) {
+        self.backprop = backprop;
     }
 
     /// Units of the second hidden layer (0: none).
@@ -264,6 +284,7 @@ impl Net {
             w2,
             b2: self.b2,
             second,
+            backprop: self.backprop,
         })
     }
 
@@ -371,12 +392,15 @@ impl Net {
         self.activations(x, a, g);
         let y = self.outputs(a, g);
         let dz: [f32; OUTPUTS] = std::array::from_fn(|k| alpha * (target[k] - y[k]));
-        if let Some(s) = &mut self.second {
-            s.train(a, g, &dz);
-        }
-        // Back-propagate through the old output weights, then update them.
         let mut dh: Hidden = [0.0; MAX_HIDDEN];
         let dh = &mut dh[..n];
+        if let Some(s) = &mut self.second {
+            s.train(a, g, &dz, dh);
+            if self.backprop == Backprop::Detached {
+                dh.fill(0.0);
+            }
+        }
+        // Back-propagate through the old output weights, then update them.
         for ((w, b), &d) in self.w2.chunks_exact_mut(n).zip(&mut self.b2).zip(&dz) {
             for ((g, w), &a) in dh.iter_mut().zip(w.iter_mut()).zip(a.iter()) {
                 *g += d * *w;
@@ -495,6 +519,7 @@ impl Net {
             w2,
             b2,
             second,
+            backprop: Backprop::Full,
         })
     }
 }
@@ -623,17 +648,27 @@ mod tests {
         assert_same_outputs(&deep, &deep.widened(24, 3).unwrap(), &x);
     }
 
-    #[test]
-    fn the_second_layer_gradient_matches_finite_differences() {
+    /// A deepened net whose second layer already speaks to the outputs,
+    /// an input and a target for gradient checks.
+    fn gradient_case() -> (Net, [f32; 6], [f32; OUTPUTS]) {
         let mut net = Net::random(6, 8, 2).deepened(8, 4).unwrap();
-        {
-            let s = net.second.as_mut().unwrap();
-            for (i, w) in s.out.iter_mut().enumerate() {
-                *w = ((i * 7 % 11) as f32 - 5.0) * 0.1;
-            }
+        let s = net.second.as_mut().unwrap();
+        for (i, w) in s.out.iter_mut().enumerate() {
+            *w = ((i * 7 % 11) as f32 - 5.0) * 0.1;
         }
         let x = [1.0, 0.0, 0.5, 1.0, 0.25, 0.0];
-        let target = [0.7, 0.2, 0.01, 0.3, 0.02];
+        (net, x, [0.7, 0.2, 0.01, 0.3, 0.02])
+    }
+
+    /// For each weight `pick` reaches: the loss's slope by central
+    /// differences and the training step over its learning rate.
+    fn slopes(
+        pick: fn(&mut Net) -> &mut Vec<f32>,
+        indices: &[usize],
+        backprop: Backprop,
+    ) -> Vec<(f64, f64)> {
+        let (mut net, x, target) = gradient_case();
+        net.set_backprop(backprop);
         // Cross-entropy summed over the five outputs.
         let loss = |n: &Net| -> f64 {
             let y = n.forward(&x);
@@ -647,22 +682,54 @@ mod tests {
         let alpha = 1e-3;
         let mut stepped = net.clone();
         stepped.train(&x, &target, alpha);
-        let (s0, s1) = (
-            net.second.as_ref().unwrap(),
-            stepped.second.as_ref().unwrap(),
-        );
-        for i in [0, 5, 17, 40, 63] {
-            let eps = 1e-2;
-            let mut up = net.clone();
-            up.second.as_mut().unwrap().w[i] += eps;
-            let mut down = net.clone();
-            down.second.as_mut().unwrap().w[i] -= eps;
-            let numeric = -(loss(&up) - loss(&down)) / (2.0 * eps as f64);
-            let step = (s1.w[i] - s0.w[i]) as f64 / alpha as f64;
-            assert!(
-                (numeric - step).abs() < 2e-3 + 0.05 * numeric.abs(),
-                "w[{i}]: {numeric} vs {step}"
-            );
+        let eps = 1e-2;
+        indices
+            .iter()
+            .map(|&i| {
+                let (mut up, mut down) = (net.clone(), net.clone());
+                pick(&mut up)[i] += eps;
+                pick(&mut down)[i] -= eps;
+                let numeric = -(loss(&up) - loss(&down)) / (2.0 * eps as f64);
+                let step = (pick(&mut stepped)[i] - pick(&mut net)[i]) as f64 / alpha as f64;
+                (numeric, step)
+            })
+            .collect()
+    }
+
+    fn close((numeric, step): (f64, f64)) -> bool {
+        (numeric - step).abs() < 2e-3 + 0.05 * numeric.abs()
+    }
+
+    #[test]
+    fn the_second_layer_gradient_matches_finite_differences() {
+        fn second_w(n: &mut Net) -> &mut Vec<f32> {
+            &mut n.second.as_mut().unwrap().w
         }
+        for (i, pair) in slopes(second_w, &[0, 5, 17, 40, 63], Backprop::Full)
+            .into_iter()
+            .enumerate()
+        {
+            assert!(close(pair), "second w #{i}: {pair:?}");
+        }
+    }
+
+    #[test]
+    fn the_first_layer_learns_through_the_second_only_with_full_back_propagation() {
+        fn first_w(n: &mut Net) -> &mut Vec<f32> {
+            &mut n.w1
+        }
+        fn first_b(n: &mut Net) -> &mut Vec<f32> {
+            &mut n.b1
+        }
+        let w = [0, 3, 9, 20, 26, 47];
+        for pair in slopes(first_w, &w, Backprop::Full) {
+            assert!(close(pair), "w1: {pair:?}");
+        }
+        for pair in slopes(first_b, &[0, 2, 5, 7], Backprop::Full) {
+            assert!(close(pair), "b1: {pair:?}");
+        }
+        // Detached, the first layer's step misses the second layer's part.
+        let detached = slopes(first_b, &[0, 2, 5, 7], Backprop::Detached);
+        assert!(detached.into_iter().any(|p| !close(p)));
     }
 }

@@ -65,6 +65,15 @@ pub fn nets() -> &'static Evaluator {
     EVAL.get_or_init(Evaluator::shipped)
 }
 
+/// The nets of `dir`, or without one a copy of this process's ([`nets`]):
+/// what a command with its own `--nets` option plays or scores.
+pub fn nets_or_dir(dir: Option<&std::path::Path>) -> Result<Evaluator, crate::eval::NetsError> {
+    match dir {
+        Some(dir) => Evaluator::read_dir(dir),
+        None => Ok(nets().clone()),
+    }
+}
+
 /// The nets were already in use when [`use_nets`] was called.
 #[derive(Debug, thiserror::Error)]
 #[error("the nets are already in use: set them before the first evaluation")]

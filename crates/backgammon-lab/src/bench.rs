@@ -101,7 +101,7 @@ pub struct BenchSettings {
     pub seconds: f64,
     /// Decisions to search at 2-ply (and a tenth as many at 3-ply).
     pub searches: usize,
-    /// Nets of a run directory instead of the shipped ones.
+    /// Nets of a run directory instead of the process's (`grasshopper --nets DIR`, else the shipped ones).
     pub nets: Option<PathBuf>,
     /// GNU Backgammon's binary, to time it on the same positions.
     pub gnubg: Option<PathBuf>,
@@ -130,10 +130,7 @@ pub enum BenchError {
 
 /// Runs `backgammon bench`, writing each figure to `out` as it is measured.
 pub fn run(a: &BenchSettings, out: &mut impl Write) -> Result<(), BenchError> {
-    let eval = match &a.nets {
-        Some(dir) => Evaluator::read_dir(dir)?,
-        None => Evaluator::shipped(),
-    };
+    let eval = backgammon_engine::player::nets_or_dir(a.nets.as_deref())?;
     let t = thread_cpu_seconds();
     std::hint::black_box(Bearoff::generate());
     let bearoff_s = thread_cpu_seconds() - t;

@@ -640,7 +640,7 @@ pub struct ScoreSettings {
     pub gnubg: Option<PathBuf>,
     /// Threads of on-the-fly rollouts.
     pub threads: usize,
-    /// Our players' nets (a nets directory; default the shipped ones). The
+    /// Our players' nets (a nets directory; default the process's). The
     /// rollouts of chosen moves outside the candidates keep the generation-0
     /// nets: the judge stays the benchmark's.
     pub nets: Option<PathBuf>,
@@ -675,10 +675,7 @@ pub fn score(a: &ScoreSettings, out: &mut impl Write) -> Result<(), BenchmarkErr
         }
         None => vec![],
     };
-    let nets = match &a.nets {
-        Some(dir) => backgammon_engine::Evaluator::read_dir(dir)?,
-        None => backgammon_engine::player::nets().clone(),
-    };
+    let nets = backgammon_engine::player::nets_or_dir(a.nets.as_deref())?;
     let mut searcher = Searcher::new(&nets);
     let mut moves = Box::<MoveList>::default();
     let mut scored: Vec<(NetClass, Vec<Scored>)> = Vec::new();

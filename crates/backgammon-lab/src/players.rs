@@ -4,6 +4,7 @@
 
 use crate::duel::{duel, Chooser, DuelResult, PubevalChooser, RandomChooser};
 use crate::train::cpu_seconds;
+use backgammon_engine::player;
 use backgammon_engine::search::Searcher;
 use backgammon_engine::{Evaluator, Pubeval};
 use backgammon_rules::{Board, Dice, MoveList, SplitMix};
@@ -37,7 +38,7 @@ pub enum PlayerError {
 /// What a player name names, ready to be made once per thread.
 #[derive(Clone)]
 pub enum Spec {
-    /// Nets (the shipped ones or a run directory's) searched to these plies.
+    /// Nets (the process's or a run directory's) searched to these plies.
     Net(Box<Evaluator>, u8),
     Pubeval,
     Random,
@@ -59,7 +60,7 @@ impl FromStr for Spec {
             None => (text, 1),
         };
         match s.split_once(':') {
-            None if s == "net" => Ok(Spec::Net(Box::new(Evaluator::shipped()), plies)),
+            None if s == "net" => Ok(Spec::Net(Box::new(player::nets().clone()), plies)),
             None if s == "pubeval" => Ok(Spec::Pubeval),
             None if s == "random" => Ok(Spec::Random),
             Some(("net", dir)) => Ok(Spec::Net(
