@@ -11,7 +11,7 @@ the 1-ply net against pubeval and against GNU Backgammon 0-ply):
     python3 tools/plot-curve.py --generations GENERATIONS.csv OUT.png
 
 No plotting library needed: the SVG is written here, Chromium renders it."""
-import csv, os, shutil, subprocess, sys, tempfile
+import csv, os, shutil, subprocess, sys, tempfile, textwrap
 
 W, H = 900, 520
 L, R, T, B = 80, 30, 50, 70
@@ -61,7 +61,10 @@ def draw_generations(rows):
         v = round(v + 0.2, 6)
     for i, r in enumerate(rows):
         s.append(f'<text x="{x(i)}" y="{H - B + 18}" text-anchor="middle">gen {r["generation"]}</text>')
-        s.append(f'<text x="{x(i)}" y="{H - B + 34}" text-anchor="middle" font-size="11">{r["label"]}</text>')
+        # Long labels wrap onto lines of about 16 characters, so neighbours do not overlap.
+        for k, line in enumerate(textwrap.wrap(r["label"], 16)):
+            s.append(f'<text x="{x(i)}" y="{H - B + 32 + 12 * k}" text-anchor="middle" '
+                     f'font-size="11">{line}</text>')
     ref = 0.63
     s.append(f'<line x1="{L}" x2="{W - R}" y1="{y(ref)}" y2="{y(ref)}" stroke="#1f5fa8" '
              f'stroke-dasharray="6 4" opacity="0.6"/>')
