@@ -7,7 +7,8 @@ reading the answer. Prints mean, median, 99th percentile and maximum.
     python3 tools/backgammon-latency.py [--engine target/release/grasshopper]
         [--plan fixtures/backgammon-benchmark/plan.txt] [--positions 300] [--ply 3]
 """
-import argparse, statistics, subprocess, time
+import argparse, statistics, time
+from enginetalk import Engine
 
 def summary(name, ms):
     ms = sorted(ms)
@@ -22,16 +23,8 @@ def main():
     ap.add_argument("--positions", type=int, default=300)
     ap.add_argument("--ply", type=int, default=3)
     a = ap.parse_args()
-    e = subprocess.Popen([a.engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         text=True, bufsize=1)
-    def send(line):
-        e.stdin.write(line + "\n"); e.stdin.flush()
-    def until(prefix):
-        while True:
-            line = e.stdout.readline()
-            assert line, "engine exited"
-            if line.startswith(prefix):
-                return line
+    e = Engine([a.engine])
+    send, until = e.send, e.until
     def timed(line, prefix):
         t0 = time.perf_counter()
         send(line)
@@ -49,7 +42,7 @@ def main():
         cube.append(timed("go cube", "bestcube"))
         send(f"dice {roll[0]} {roll[1]}")
         chequer.append(timed("go chequer", "bestmove"))
-    send("quit")
+    e.quit()
     summary(f"{a.ply}-ply checker play", chequer)
     summary(f"{a.ply}-ply cube", cube)
 

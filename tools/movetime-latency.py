@@ -7,7 +7,8 @@ maximum reply time over the moves.
     python3 tools/movetime-latency.py [--engine target/release/grasshopper]
         [--moves 40] [--times 10,20,100,1000] [--threads 1]
 """
-import argparse, statistics, subprocess, time
+import argparse, statistics, time
+from enginetalk import Engine
 
 def main():
     ap = argparse.ArgumentParser()
@@ -16,16 +17,10 @@ def main():
     ap.add_argument("--times", default="10,20,100,1000")
     ap.add_argument("--threads", type=int, default=1)
     a = ap.parse_args()
-    e = subprocess.Popen([a.engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         text=True, bufsize=1)
-    def send(l):
-        e.stdin.write(l + "\n"); e.stdin.flush()
+    e = Engine([a.engine])
+    send = e.send
     def until(prefix):
-        while True:
-            line = e.stdout.readline()
-            assert line, "engine exited"
-            if line.startswith(prefix):
-                return line.split()
+        return e.until(prefix).split()
     send("ugi"); until("ugiok")
     send(f"setoption name Threads value {a.threads}")
     for t in [int(x) for x in a.times.split(",")]:
@@ -47,6 +42,6 @@ def main():
                 moves = []
         print(f"threads {a.threads:3d} movetime {t:5d}: {len(took)} moves, median {statistics.median(took):7.2f} ms, "
               f"max {max(took):7.2f} ms")
-    send("quit"); e.wait()
+    e.quit()
 
 main()
