@@ -1,7 +1,7 @@
 //! `tune` and `selfplay`: the lab tools' command lines.
 
 use super::{parse_checkers, CliError};
-use grasshopper_engine::eval::N_FEATURES;
+use grasshopper_engine::eval::{WeightSet, N_FEATURES};
 use grasshopper_engine::Player;
 use grasshopper_lab::selfplay::{read_weights, Side, WeightsFileError};
 use grasshopper_lab::tune::LabelledSet;
@@ -47,6 +47,11 @@ pub struct TuneArgs {
     /// fitted again without its games' cost.
     #[arg(long, value_name = "FILE", requires = "retro")]
     positions_from: Vec<PathBuf>,
+    /// Fit only these weight sets (by array name: WEIGHTS_MID, WEIGHTS_FEW,
+    /// WEIGHTS_LATE_US, WEIGHTS_LATE_THEM); repeatable; default all. The
+    /// positions of the others are left out.
+    #[arg(long, value_name = "SET", requires = "retro")]
+    fit: Vec<String>,
 }
 
 /// `selfplay`: an in-process match, player A against player B, in game
@@ -89,6 +94,21 @@ pub struct SelfplayArgs {
     /// B's evaluation weights, a file written by `tune` (default: built in).
     #[arg(long)]
     b_weights: Option<PathBuf>,
+}
+
+/// The fitted weight set named `name` (its array's name).
+fn fitted_set(name: &str) -> Result<WeightSet, CliError> {
+    WeightSet::FITTED
+        .iter()
+        .find(|(_, n)| *n == name)
+        .map(|&(set, _)| set)
+        .ok_or_else(|| {
+            let names: Vec<&str> = WeightSet::FITTED.iter().map(|&(_, n)| n).collect();
+            CliError::Usage(format!(
+                "--fit {name}: expected one of {}",
+                names.join(", ")
+            ))
+        })
 }
 
 /// Runs `tune`.
@@ -137,11 +157,17 @@ pub fn tune(args: TuneArgs, seed: u64) -> Result<(), CliError> {
         for f in &args.exclude {
             exclude.extend(grasshopper_lab::quality::record_positions(f)?);
         }
+        let only = args
+            .fit
+            .iter()
+            .map(|name| fitted_set(name))
+            .collect::<Result<Vec<_>, _>>()?;
         grasshopper_lab::tune::run_labelled(
             &mut out,
             &mut file,
             &sets,
             &exclude,
+            &only,
             seed,
             args.epochs,
         )?;

@@ -348,6 +348,40 @@ fn tune_fits_each_weight_set_to_the_tables_on_a_recorded_set() {
     );
     assert!(!weights.contains("WEIGHTS_FEW"), "{weights}");
     assert_eq!(fit(&path("w2.txt")).1, weights);
+    // And --fit fits the named set alone, the others' positions left out
+    let only = |set: &str, out_file: &str| {
+        let args = [
+            "tune",
+            "--retro",
+            &d,
+            "--checkers",
+            "4",
+            "--positions-from",
+            &f,
+            "--epochs",
+            "50",
+            "--fit",
+            set,
+            "--out",
+            out_file,
+        ];
+        run(&args)
+    };
+    let (ok, report, err) = only("WEIGHTS_LATE_US", &path("w4.txt"));
+    assert!(ok, "{err}");
+    let written = std::fs::read_to_string(path("w4.txt")).unwrap();
+    assert!(written.contains("WEIGHTS_LATE_US") && !written.contains("WEIGHTS_LATE_THEM"));
+    assert!(
+        report.contains(&format!(
+            "{them} positions evaluated with weights not fitted here"
+        )),
+        "{report}"
+    );
+    let (ok, _, err) = only("WEIGHTS_NONE", &path("w5.txt"));
+    assert!(
+        !ok && err.contains("WEIGHTS_NONE") && err.contains("WEIGHTS_MID"),
+        "{err}"
+    );
     // And a record file for a missing --retro is refused
     let args = ["tune", "--positions-from", &f, "--out", &path("w3.txt")];
     let (ok, _, err) = run(&args);

@@ -8,7 +8,8 @@
 //! `grasshopper-lab`'s `tune.rs` and docs/engine.md); the search never relies
 //! on the evaluation for proved results, which come from game ends only.
 //! Where both players have few checkers left ([`few_left`]), the weights are
-//! [`WEIGHTS_FEW`], [`WEIGHTS_LATE_US`] or [`WEIGHTS_LATE_THEM`] ([`weight_set`]),
+//! [`WEIGHTS_FEW`], [`WEIGHTS_LATE_US`] or [`WEIGHTS_LATE_THEM`], and where
+//! both have at most six left otherwise [`WEIGHTS_MID`] ([`weight_set`]),
 //! fitted to the exact values of the 4- and 6-checker
 //! games' retrograde tables (docs/engine-errors.md).
 
@@ -132,11 +133,24 @@ pub const WEIGHTS_LATE_THEM: [i32; N_FEATURES] = [
     69, -9,
 ];
 
+/// Weights for the positions where both players have at most 6 checkers
+/// left and [`few_left`] does not hold: the 6-checker game's middle game
+/// (and the 14-checker game's last phases). Until the full N = 6 tables
+/// existed these positions played with [`WEIGHTS`], fitted to 14-checker
+/// self-play; the values here are [`WEIGHTS`] until they are fitted.
+pub const WEIGHTS_MID: [i32; N_FEATURES] = WEIGHTS;
+
+/// Checkers left that both players have at most where [`WEIGHTS_MID`]
+/// serve (unless [`few_left`] picks a later set).
+pub const MID_LEFT: u32 = 6;
+
 /// Which of the fitted weight sets serves a position.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum WeightSet {
     /// The 14-checker weights ([`WEIGHTS`] or the engine's own).
     Main,
+    /// [`WEIGHTS_MID`]: at most [`MID_LEFT`] left each, not yet few.
+    Mid,
     /// [`WEIGHTS_FEW`]: few checkers left, nobody has scored.
     Few,
     /// [`WEIGHTS_LATE_US`]: few checkers left, the side to move scored last.
@@ -147,7 +161,8 @@ pub enum WeightSet {
 
 impl WeightSet {
     /// The fitted sets with the names of their arrays, for `grasshopper tune`.
-    pub const FITTED: [(WeightSet, &'static str); 3] = [
+    pub const FITTED: [(WeightSet, &'static str); 4] = [
+        (WeightSet::Mid, "WEIGHTS_MID"),
         (WeightSet::Few, "WEIGHTS_FEW"),
         (WeightSet::LateUs, "WEIGHTS_LATE_US"),
         (WeightSet::LateThem, "WEIGHTS_LATE_THEM"),
@@ -158,6 +173,7 @@ impl WeightSet {
     pub fn weights(self, main: &[i32; N_FEATURES]) -> &[i32; N_FEATURES] {
         match self {
             WeightSet::Main => main,
+            WeightSet::Mid => &WEIGHTS_MID,
             WeightSet::Few => &WEIGHTS_FEW,
             WeightSet::LateUs => &WEIGHTS_LATE_US,
             WeightSet::LateThem => &WEIGHTS_LATE_THEM,
@@ -170,7 +186,14 @@ impl WeightSet {
 #[inline(always)]
 pub fn weight_set(pos: &Position) -> WeightSet {
     if !few_left(pos) {
-        return WeightSet::Main;
+        let most = pos
+            .checkers_left(Color::White)
+            .max(pos.checkers_left(Color::Black)) as u32;
+        return if most <= MID_LEFT {
+            WeightSet::Mid
+        } else {
+            WeightSet::Main
+        };
     }
     match pos.run() {
         None => WeightSet::Few,
@@ -394,10 +417,17 @@ mod tests {
         let few: Position = "w.b.../w...b./....../Wb.... w 0 1 0-0 -".parse().unwrap();
         assert!(few_left(&few));
         assert_eq!(evaluate_with(&few, &WEIGHTS), dot(&few, &WEIGHTS_FEW));
-        // Six left each: the 6-checker game before anybody scores.
+        // Six left each: the 6-checker game before anybody scores, the
+        // middle game's set.
         let more: Position = "w.b.../w...b./....../Wb.... w 2 3 0-0 -".parse().unwrap();
         assert!(!few_left(&more));
-        assert_eq!(evaluate_with(&more, &WEIGHTS), dot(&more, &WEIGHTS));
+        assert_eq!(weight_set(&more), WeightSet::Mid);
+        assert_eq!(evaluate_with(&more, &WEIGHTS), dot(&more, &WEIGHTS_MID));
+        // Fourteen each: the main weights, whatever the engine's are.
+        let main: Position = "w.b.../w...b./....../Wb.... w 10 11 0-0 -".parse().unwrap();
+        assert_eq!(weight_set(&main), WeightSet::Main);
+        let mine = [7; N_FEATURES];
+        assert_eq!(evaluate_with(&main, &mine), dot(&main, &mine));
         assert_ne!(dot(&few, &WEIGHTS), dot(&few, &WEIGHTS_FEW));
         // Black has scored once: White's six on the board against four
         // (level 10), a phase the weights were fitted on.
@@ -412,10 +442,10 @@ mod tests {
         assert_eq!(weight_set(&ours), WeightSet::LateUs);
         assert_eq!(evaluate_with(&ours, &WEIGHTS), dot(&ours, &WEIGHTS_LATE_US));
         assert_eq!(weight_set(&few), WeightSet::Few);
-        assert_eq!(weight_set(&more), WeightSet::Main);
         // The same score with checkers still to enter (level 20): not.
         let early: Position = "ww.b../w....b/....../...... w 3 2 0-1 b1".parse().unwrap();
         assert!(!few_left(&early));
+        assert_eq!(weight_set(&early), WeightSet::Mid);
     }
 
     #[test]

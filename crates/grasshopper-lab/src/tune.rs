@@ -147,27 +147,31 @@ pub struct LabelledSet<'a> {
 
 /// Fits the weights to the exact values of positions of each set (see the
 /// module docs), leaving out `exclude`'s positions, each position fitting
-/// the weight set that evaluates it ([`weight_set`]: `WEIGHTS_FEW` before
-/// anybody scores, `WEIGHTS_LATE_US` or `WEIGHTS_LATE_THEM` after, as the
-/// side to move holds the run or not; the arrays written under those names,
+/// the weight set that evaluates it ([`weight_set`]: with few checkers left
+/// `WEIGHTS_FEW` before anybody scores, `WEIGHTS_LATE_US` or
+/// `WEIGHTS_LATE_THEM` after, as the side to move holds the run or not;
+/// with at most six left otherwise `WEIGHTS_MID`; the arrays written under those names,
 /// each fitted from its current values); writes the report to
-/// `out` and the weights to `weights_out`. Returns the number of samples.
+/// `out` and the weights to `weights_out`. Only the sets in `only` are
+/// fitted (all when it is empty). Returns the number of samples.
 pub fn run_labelled(
     out: &mut impl Write,
     weights_out: &mut impl Write,
     sets: &[LabelledSet<'_>],
     exclude: &[Position],
+    only: &[WeightSet],
     seed: u64,
     epochs: u32,
 ) -> io::Result<usize> {
     let exclude: std::collections::HashSet<u128> =
         exclude.iter().map(|p| p.canonical_key()).collect();
     // Each position trains the weight set that evaluates it (`weight_set`).
-    let mut by_set: Vec<(WeightSet, Vec<Sample>)> = WeightSet::FITTED
+    let fitted = WeightSet::FITTED
         .iter()
-        .map(|&(set, _)| (set, Vec::new()))
-        .collect();
-    let mut main = 0usize;
+        .filter(|(set, _)| only.is_empty() || only.contains(set));
+    let mut by_set: Vec<(WeightSet, &str, Vec<Sample>)> =
+        fitted.map(|&(set, name)| (set, name, Vec::new())).collect();
+    let mut not_fitted = 0usize;
     for set in sets {
         let ps = set_positions(set, seed);
         let (mut n, mut left_out, mut counts) = (0, 0, [0usize; 3]);
@@ -180,9 +184,9 @@ pub fn run_labelled(
             counts[(1 - v) as usize] += 1;
             let sample = Sample::new(&p, (v as f64 + 1.0) / 2.0);
             let wanted = weight_set(&p);
-            match by_set.iter_mut().find(|(set, _)| *set == wanted) {
-                Some((_, samples)) => samples.push(sample),
-                None => main += 1,
+            match by_set.iter_mut().find(|(set, _, _)| *set == wanted) {
+                Some((_, _, samples)) => samples.push(sample),
+                None => not_fitted += 1,
             }
             n += 1;
         }
@@ -197,7 +201,7 @@ pub fn run_labelled(
         )?;
     }
     let mut fitted = 0;
-    for ((set, samples), (_, name)) in by_set.iter().zip(WeightSet::FITTED) {
+    for (set, name, samples) in &by_set {
         writeln!(out, "{name}: {} positions", samples.len())?;
         if !samples.is_empty() {
             report_fit(
@@ -213,7 +217,7 @@ pub fn run_labelled(
     }
     writeln!(
         out,
-        "{main} positions evaluated with the main weights: not fitted"
+        "{not_fitted} positions evaluated with weights not fitted here"
     )?;
     Ok(fitted)
 }
