@@ -135,10 +135,19 @@ pub const WEIGHTS_LATE_THEM: [i32; N_FEATURES] = [
 
 /// Weights for the positions where both players have at most 6 checkers
 /// left and [`few_left`] does not hold: the 6-checker game's middle game
-/// (and the 14-checker game's last phases). Until the full N = 6 tables
-/// existed these positions played with [`WEIGHTS`], fitted to 14-checker
-/// self-play; the values here are [`WEIGHTS`] until they are fitted.
-pub const WEIGHTS_MID: [i32; N_FEATURES] = WEIGHTS;
+/// (and the 14-checker game's last phases), which played with [`WEIGHTS`]
+/// (fitted to 14-checker self-play) until the full N = 6 tables were
+/// rebuilt. Fitted from [`WEIGHTS`] (2026-12-03) to the exact values of
+/// 49,955 positions of whole 6-checker engine games:
+/// `grasshopper tune --retro n6 --checkers 6 --positions-from train6w.moves
+/// --exclude n6-main-2026-12-02.moves --fit WEIGHTS_MID --epochs 1200`
+/// (the record file: `retro-quality --checkers 6 --movetimes 0` games of
+/// seeds 5 and 6, docs/results/engine-whole-2026-12-03.md), squared error
+/// 0.0685 -> 0.0544.
+pub const WEIGHTS_MID: [i32; N_FEATURES] = [
+    498, 183, 450, 219, 232, 234, 192, 0, -65, -144, -61, 43, -48, 301, -369, 213, -74, -300, 447,
+    -320, 328, 15,
+];
 
 /// Checkers left that both players have at most where [`WEIGHTS_MID`]
 /// serve (unless [`few_left`] picks a later set).
