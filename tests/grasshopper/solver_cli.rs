@@ -303,21 +303,15 @@ fn tune_fits_each_weight_set_to_the_tables_on_a_recorded_set() {
     assert!(ok, "{err}");
     let (n, _) = covered(&out);
     // When the weights are fitted to that set twice
+    let tune = |extra: &[&str], out_file: &str| {
+        let mut args = vec!["tune", "--retro", &d, "--checkers", "4"];
+        args.extend(["--positions-from", &f, "--epochs", "50"]);
+        args.extend(extra);
+        args.extend(["--out", out_file]);
+        run(&args)
+    };
     let fit = |out_file: &str| {
-        let args = [
-            "tune",
-            "--retro",
-            &d,
-            "--checkers",
-            "4",
-            "--positions-from",
-            &f,
-            "--epochs",
-            "50",
-            "--out",
-            out_file,
-        ];
-        let (ok, out, err) = run(&args);
+        let (ok, out, err) = tune(&[], out_file);
         assert!(ok, "{err}");
         (out, std::fs::read_to_string(out_file).unwrap())
     };
@@ -349,24 +343,7 @@ fn tune_fits_each_weight_set_to_the_tables_on_a_recorded_set() {
     assert!(!weights.contains("WEIGHTS_FEW"), "{weights}");
     assert_eq!(fit(&path("w2.txt")).1, weights);
     // And --fit fits the named set alone, the others' positions left out
-    let only = |set: &str, out_file: &str| {
-        let args = [
-            "tune",
-            "--retro",
-            &d,
-            "--checkers",
-            "4",
-            "--positions-from",
-            &f,
-            "--epochs",
-            "50",
-            "--fit",
-            set,
-            "--out",
-            out_file,
-        ];
-        run(&args)
-    };
+    let only = |set: &str, out_file: &str| tune(&["--fit", set], out_file);
     let (ok, report, err) = only("WEIGHTS_LATE_US", &path("w4.txt"));
     assert!(ok, "{err}");
     let written = std::fs::read_to_string(path("w4.txt")).unwrap();
