@@ -514,6 +514,14 @@ fn games_with_endgame_tables_report_proved_results() {
         play(n, &mut a, &mut b, &modes);
         play(n, &mut b, &mut a, &modes);
     }
+    // And against a seeded random player, whose errors the tables punish:
+    // these games reach won positions whatever the evaluation's weights
+    // (the games above did only through the 6-checker game's weights).
+    let mut r = Client::start("random", &["--player", "random", "--seed", "1"], &[]);
+    for n in [4, 6] {
+        play(n, &mut a, &mut r, &modes);
+        play(n, &mut r, &mut a, &modes);
+    }
     // The table's verdicts came as mate scores and proved draws.
     assert!(a.seen.mates > 0 && a.seen.proved_draws > 0, "{:?}", a.seen);
     a.set("TablePath", "<empty>");
