@@ -352,10 +352,9 @@ impl Net {
         let mut b1 = self.b1.clone();
         b1.resize(hidden, 0.0);
         // The second layer reads the new units with no weight.
-        let second = self.second.as_ref().map(|s| {
-            let mut w = s.w.clone();
-            w.resize(hidden * s.units, 0.0);
-            Second { w, ..s.clone() }
+        let second = self.second.clone().map(|mut s| {
+            s.w.resize(hidden * s.units, 0.0);
+            s
         });
         Ok(Net {
             inputs: self.inputs,

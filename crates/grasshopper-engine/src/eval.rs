@@ -105,10 +105,25 @@ pub const LATE_LEVEL: u32 = 10;
 /// level is at most [`LATE_LEVEL`].
 #[inline(always)]
 pub fn few_left(pos: &Position) -> bool {
-    let [w, b] = [Color::White, Color::Black];
-    let most = pos.checkers_left(w).max(pos.checkers_left(b)) as u32;
+    few_left_with(pos, most_left(pos))
+}
+
+/// The checkers left of the player with more of them.
+#[inline(always)]
+fn most_left(pos: &Position) -> u32 {
+    pos.checkers_left(Color::White)
+        .max(pos.checkers_left(Color::Black)) as u32
+}
+
+/// [`few_left`] given [`most_left`], which [`weight_set`] needs too: the
+/// evaluation's hot path counts the checkers once.
+#[inline(always)]
+fn few_left_with(pos: &Position, most: u32) -> bool {
     let level = |c: Color| 3 * pos.to_enter(c) as u32 + pos.on_board(c) as u32;
-    most <= FEW_LEFT || (pos.run().is_some() && most <= 6 && level(w) + level(b) <= LATE_LEVEL)
+    most <= FEW_LEFT
+        || (pos.run().is_some()
+            && most <= 6
+            && level(Color::White) + level(Color::Black) <= LATE_LEVEL)
 }
 
 /// Weights for the positions of [`few_left`] where somebody has scored and
@@ -194,10 +209,8 @@ impl WeightSet {
 /// the search and for the fits of `grasshopper tune`.
 #[inline(always)]
 pub fn weight_set(pos: &Position) -> WeightSet {
-    if !few_left(pos) {
-        let most = pos
-            .checkers_left(Color::White)
-            .max(pos.checkers_left(Color::Black)) as u32;
+    let most = most_left(pos);
+    if !few_left_with(pos, most) {
         return if most <= MID_LEFT {
             WeightSet::Mid
         } else {
