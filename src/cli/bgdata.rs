@@ -6,7 +6,7 @@ use super::bgerror::BackgammonError;
 use backgammon_engine::features::CONTACT_INPUTS;
 use backgammon_engine::net::{check_hidden, Backprop, Net, NetError};
 use backgammon_engine::player;
-use backgammon_lab::rollout_data::{self, DataSettings, Shard};
+use backgammon_lab::rollout_data::{self, DataSettings, Shard, Source};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -84,6 +84,12 @@ pub struct GenerateArgs {
     /// into the net (the trial settings are then unused).
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=3))]
     pub look: Option<u8>,
+    /// Take the positions from these match records (games against GNU
+    /// Backgammon, say: `grasshopper match ... --pgn FILE`) instead of
+    /// self-play: the distinct positions before each roll, in the order
+    /// met (--seed then seeds the dice alone).
+    #[arg(long)]
+    pub records: Option<PathBuf>,
     /// Directory of the shard files.
     #[arg(long)]
     pub out: PathBuf,
@@ -197,17 +203,29 @@ fn generate(a: GenerateArgs, out: &mut impl Write) -> Result<(), BackgammonError
     };
     let shard = Shard::new(a.shard, a.of)?;
     let eval = player::nets_or_dir(a.nets.as_deref())?;
-    let path = rollout_data::generate(&eval, &s, shard, &a.out, a.threads.max(1), |r, n, all| {
-        eprintln!(
-            "rollout-data {}/{}: {n}/{all} {} {} {:+.4} ± {:.4}",
-            shard.k,
-            shard.of,
-            r.board.position_id(),
-            r.class,
-            r.equity,
-            r.error
-        )
-    })?;
+    let source = match &a.records {
+        Some(path) => Source::records(path).map_err(rollout_data::DataError::from)?,
+        None => Source::SelfPlay,
+    };
+    let path = rollout_data::generate(
+        &eval,
+        &s,
+        &source,
+        shard,
+        &a.out,
+        a.threads.max(1),
+        |r, n, all| {
+            eprintln!(
+                "rollout-data {}/{}: {n}/{all} {} {} {:+.4} ± {:.4}",
+                shard.k,
+                shard.of,
+                r.board.position_id(),
+                r.class,
+                r.equity,
+                r.error
+            )
+        },
+    )?;
     let _ = writeln!(
         out,
         "shard {}/{} done: {}",

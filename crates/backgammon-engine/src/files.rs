@@ -102,8 +102,9 @@ pub fn bytes_f32(b: &[u8]) -> impl Iterator<Item = f32> + '_ {
         .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
 }
 
-/// FNV-1a, 64 bits: the cache's check against a damaged file.
-fn fnv1a(bytes: &[u8]) -> u64 {
+/// FNV-1a, 64 bits: the cache's check against a damaged file, and the
+/// digest that names a data run's records file.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
     })

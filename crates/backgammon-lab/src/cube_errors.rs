@@ -15,14 +15,12 @@
 
 use crate::class::NetClass;
 use crate::gnubg::{self, GnubgError, Job};
+use crate::recorded::{self, RecordsError};
 use crate::selfplay::positions;
 use backgammon_engine::cube::{self, CubeDecision, CubeState, Owner};
 use backgammon_engine::eval::Probs;
 use backgammon_engine::player::{self, Kind, NetSettings, Player};
 use backgammon_rules::{Board, Decision};
-use match_backgammon::{Backgammon, Table};
-use match_runner::parse_records;
-use match_runner::records::RecordError;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -56,15 +54,10 @@ pub struct CubeErrorsSettings {
 /// Why `backgammon cube-errors` stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum CubeErrorsError {
-    /// The records file cannot be read.
-    #[error("{}: {source}", path.display())]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    /// The records file is not records of backgammon games.
-    #[error("{}: {fault}", path.display())]
-    Records { path: PathBuf, fault: RecordError },
+    /// The records file cannot be read or is not records of backgammon
+    /// games.
+    #[error(transparent)]
+    Records(#[from] RecordsError),
     #[error(transparent)]
     Gnubg(#[from] GnubgError),
     /// The judge's file is missing.
@@ -469,34 +462,20 @@ fn self_play_positions(seed: u64, n: usize) -> Vec<(Board, CubeState)> {
 /// The positions of money records where the player on roll could double,
 /// with the cube as it was.
 fn record_positions(path: &Path) -> Result<Vec<(Board, CubeState)>, CubeErrorsError> {
-    let text = std::fs::read_to_string(path).map_err(|source| CubeErrorsError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let parsed = parse_records::<Backgammon>(&text).map_err(|fault| CubeErrorsError::Records {
-        path: path.to_path_buf(),
-        fault,
-    })?;
+    let text = recorded::read(path)?;
     let mut all = Vec::new();
-    for record in &parsed.games {
-        let mut table = Table::new(record.opening);
-        for turn in &record.moves {
-            let game = table.game();
-            let may = matches!(
-                game.decision(),
-                Decision::RollOrDouble {
-                    may_double: true,
-                    ..
-                }
-            );
-            if may && game.state().is_money() {
-                all.push((*game.board(), player::cube_state(game.state())));
+    recorded::replay(path, &text, |game, _| {
+        let may = matches!(
+            game.decision(),
+            Decision::RollOrDouble {
+                may_double: true,
+                ..
             }
-            if table.apply(turn).is_err() {
-                break;
-            }
+        );
+        if may && game.state().is_money() {
+            all.push((*game.board(), player::cube_state(game.state())));
         }
-    }
+    })?;
     Ok(all)
 }
 

@@ -6,13 +6,11 @@
 //! the move it chose, in millipoints.
 
 use crate::gnubg::{self, GnubgError, Job};
+use crate::recorded::{self, RecordsError};
 use crate::selfplay::positions;
 use backgammon_engine::eval::{equity, won};
 use backgammon_engine::search::Searcher;
 use backgammon_rules::{Board, Dice, MoveList, RollDice, Side, SplitMix};
-use match_backgammon::{Backgammon, Table};
-use match_runner::parse_records;
-use match_runner::records::RecordError;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -38,15 +36,10 @@ pub struct ErrorsSettings {
 /// Why `backgammon errors` stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum ErrorsError {
-    /// The records file cannot be read.
-    #[error("{}: {source}", path.display())]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    /// The records file is not records of backgammon games.
-    #[error("{}: {fault}", path.display())]
-    Records { path: PathBuf, fault: RecordError },
+    /// The records file cannot be read or is not records of backgammon
+    /// games.
+    #[error(transparent)]
+    Records(#[from] RecordsError),
     /// The records hold no move with a choice.
     #[error("{}: no position with a choice", .0.display())]
     NoChoice(PathBuf),
@@ -145,29 +138,16 @@ fn self_play_rolls(a: &ErrorsSettings) -> Vec<(Board, Dice)> {
 /// choice (board seen by the mover, and the dice), spread evenly over the
 /// records.
 fn record_rolls(path: &Path, n: usize) -> Result<Vec<(Board, Dice)>, ErrorsError> {
-    let text = std::fs::read_to_string(path).map_err(|source| ErrorsError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let parsed = parse_records::<Backgammon>(&text).map_err(|fault| ErrorsError::Records {
-        path: path.to_path_buf(),
-        fault,
-    })?;
+    let text = recorded::read(path)?;
     let mut all = Vec::new();
-    for record in &parsed.games {
-        let mut table = Table::new(record.opening);
-        for turn in &record.moves {
-            let board = *table.game().board();
-            if let Some(roll) = &turn.roll {
-                if board.legal_moves(roll.dice).len() >= 2 {
-                    all.push((board, roll.dice));
-                }
-            }
-            if table.apply(turn).is_err() {
-                break;
+    recorded::replay(path, &text, |game, turn| {
+        let board = *game.board();
+        if let Some(roll) = &turn.roll {
+            if board.legal_moves(roll.dice).len() >= 2 {
+                all.push((board, roll.dice));
             }
         }
-    }
+    })?;
     if all.is_empty() {
         return Err(ErrorsError::NoChoice(path.to_path_buf()));
     }

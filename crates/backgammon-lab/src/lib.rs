@@ -24,6 +24,7 @@ pub mod duel;
 pub mod errors;
 pub mod gnubg;
 pub mod players;
+pub mod recorded;
 pub mod refine;
 pub mod report;
 pub mod rollout;

@@ -1,5 +1,6 @@
 //! `backgammon rollout-data`: training targets from our own rollouts.
-//! Positions are sampled from seeded self-play of the shipped nets, classed
+//! Positions are sampled from seeded self-play of the shipped nets (or
+//! taken from recorded games, [`Source::Records`]), classed
 //! contact / crashed / race as GNU Backgammon classes them ([`NetClass`]),
 //! and each is rolled out cubeless before the roll; one [`Record`] a line.
 //!
@@ -12,9 +13,11 @@
 //! lines (cutting a line a kill left half-written) and goes on from there.
 
 use crate::class::{NetClass, UnknownClass};
+use crate::recorded::{self, RecordsError};
 use crate::selfplay;
 use backgammon_engine::cube::CubeState;
 use backgammon_engine::eval::{equity, Evaluator};
+use backgammon_engine::files::fnv1a;
 use backgammon_engine::rollout::{rollout, RolloutError, Settings, Target};
 use backgammon_rules::{Board, SplitMix};
 use std::collections::HashSet;
@@ -93,11 +96,67 @@ impl Shard {
 }
 
 /// The first line of a data file.
-fn header(s: &DataSettings, shard: Shard) -> String {
+fn header(s: &DataSettings, source: &Source, shard: Shard) -> String {
     format!(
-        "# grasshopper rollout-data {s} shard {}/{}\n",
+        "# grasshopper rollout-data {s}{source} shard {}/{}\n",
         shard.k, shard.of
     )
+}
+
+/// Where a run's positions come from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Source {
+    /// Seeded self-play of the nets ([`sample`]).
+    SelfPlay,
+    /// The positions met in recorded games (games against GNU Backgammon,
+    /// say), named in the header by the records file's digest (FNV-1a of
+    /// its bytes), so that another file is another run.
+    Records { digest: u64, boards: Vec<Board> },
+}
+
+impl Source {
+    /// The distinct positions of the games recorded in `path` before each
+    /// roll, seen by the player on roll, that a net evaluates (not
+    /// bear-offs), in the order met.
+    pub fn records(path: &Path) -> Result<Source, RecordsError> {
+        let text = recorded::read(path)?;
+        let mut seen = HashSet::new();
+        let mut boards = Vec::new();
+        recorded::replay(path, &text, |game, turn| {
+            let b = *game.board();
+            let net = NetClass::of(&b).is_some();
+            if turn.roll.is_some() && net && seen.insert(b.key()) {
+                boards.push(b);
+            }
+        })?;
+        let digest = fnv1a(text.as_bytes());
+        Ok(Source::Records { digest, boards })
+    }
+
+    /// The run's positions: its first `s.positions` (of `s.class` only,
+    /// with a class), fewer when the records hold fewer.
+    fn positions(&self, eval: &Evaluator, s: &DataSettings) -> Vec<Board> {
+        match self {
+            Source::SelfPlay => sample(eval, s.positions, s.seed, s.class),
+            Source::Records { boards, .. } => boards
+                .iter()
+                .filter(|b| s.class.is_none() || NetClass::of(b) == s.class)
+                .take(s.positions)
+                .copied()
+                .collect(),
+        }
+    }
+}
+
+impl fmt::Display for Source {
+    /// The header's part naming the source (nothing for self-play, so that
+    /// the runs made before records keep their header).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Source::SelfPlay => Ok(()),
+            Source::Records { digest, .. } => write!(f, " records {digest:016x}"),
+        }
+    }
 }
 
 /// One rolled-out position: its index in the run, the position (player on
@@ -183,6 +242,8 @@ pub enum DataError {
     File { path: PathBuf, why: String },
     #[error(transparent)]
     Rollout(#[from] RolloutError),
+    #[error(transparent)]
+    Records(#[from] RecordsError),
 }
 
 fn io_at(path: &Path) -> impl FnOnce(io::Error) -> DataError + '_ {
@@ -359,6 +420,7 @@ fn open_shard(
 pub fn generate(
     eval: &Evaluator,
     s: &DataSettings,
+    source: &Source,
     shard: Shard,
     dir: &Path,
     threads: usize,
@@ -366,9 +428,9 @@ pub fn generate(
 ) -> Result<PathBuf, DataError> {
     std::fs::create_dir_all(dir).map_err(io_at(dir))?;
     let path = shard.file(dir);
-    let expected: Vec<usize> = shard.indices(s.positions).collect();
-    let (mut f, done) = open_shard(&path, &header(s, shard), &expected)?;
-    let boards = sample(eval, s.positions, s.seed, s.class);
+    let boards = source.positions(eval, s);
+    let expected: Vec<usize> = shard.indices(boards.len()).collect();
+    let (mut f, done) = open_shard(&path, &header(s, source, shard), &expected)?;
     for (n, &i) in expected.iter().enumerate().skip(done.len()) {
         let r = roll_out(eval, s, i, boards[i], threads)?;
         f.write_all(format!("{r}\n").as_bytes())
@@ -592,7 +654,16 @@ mod tests {
             ..tiny()
         };
         let dir = tempfile::tempdir().unwrap();
-        let path = generate(&eval, &s, Shard::WHOLE, dir.path(), 1, |_, _, _| {}).unwrap();
+        let path = generate(
+            &eval,
+            &s,
+            &Source::SelfPlay,
+            Shard::WHOLE,
+            dir.path(),
+            1,
+            |_, _, _| {},
+        )
+        .unwrap();
         let (head, records) = read_file(&path).unwrap();
         assert!(head.contains(" seed 11 look 1 shard 1/1"), "{head}");
         assert_eq!(records.len(), 7);
@@ -603,7 +674,103 @@ mod tests {
         }
         // A rollout run of the same seed is another run.
         let rolled = DataSettings { look: None, ..s };
-        assert!(generate(&eval, &rolled, Shard::WHOLE, dir.path(), 1, |_, _, _| {}).is_err());
+        assert!(generate(
+            &eval,
+            &rolled,
+            &Source::SelfPlay,
+            Shard::WHOLE,
+            dir.path(),
+            1,
+            |_, _, _| {}
+        )
+        .is_err());
+    }
+
+    #[test]
+    fn a_records_run_labels_the_recorded_positions_and_names_the_file() {
+        // The workspace's fixture, the records of a money session.
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let records = root.join("fixtures/backgammon-money.pgn");
+        let source = Source::records(&records).unwrap();
+        let Source::Records { boards, digest } = &source else {
+            panic!("not a records source")
+        };
+        // The first position is the start, Black on roll (1... 56:24/13).
+        assert_eq!(boards[0], Board::START);
+        let distinct: HashSet<_> = boards.iter().map(Board::key).collect();
+        assert_eq!(distinct.len(), boards.len());
+        assert!(boards.iter().all(|b| NetClass::of(b).is_some()));
+        let eval = Evaluator::shipped();
+        let s = DataSettings {
+            positions: 5,
+            look: Some(1),
+            class: Some(NetClass::Contact),
+            ..tiny()
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let path = generate(
+            &eval,
+            &s,
+            &source,
+            Shard::WHOLE,
+            dir.path(),
+            1,
+            |_, _, _| {},
+        )
+        .unwrap();
+        let (head, done) = read_file(&path).unwrap();
+        assert!(
+            head.ends_with(&format!(" look 1 records {digest:016x} shard 1/1")),
+            "{head}"
+        );
+        let contact: Vec<Board> = boards
+            .iter()
+            .filter(|b| NetClass::of(b) == Some(NetClass::Contact))
+            .take(5)
+            .copied()
+            .collect();
+        assert_eq!(done.iter().map(|r| r.board).collect::<Vec<_>>(), contact);
+        // All of them when the run asks for more than the records hold.
+        let all = DataSettings {
+            positions: 10_000,
+            ..s
+        };
+        let more = generate(
+            &eval,
+            &all,
+            &source,
+            Shard::WHOLE,
+            dir.path(),
+            1,
+            |_, _, _| {},
+        )
+        .unwrap();
+        let (_, done) = read_file(&more).unwrap();
+        assert!(
+            done.len() > 5 && done.len() < boards.len(),
+            "{}",
+            done.len()
+        );
+        // Self-play of the same settings is another run, and so is another file.
+        assert!(generate(
+            &eval,
+            &s,
+            &Source::SelfPlay,
+            Shard::WHOLE,
+            dir.path(),
+            1,
+            |_, _, _| {}
+        )
+        .is_err());
+        let other = Source::Records {
+            digest: digest ^ 1,
+            boards: boards.clone(),
+        };
+        assert!(generate(&eval, &s, &other, Shard::WHOLE, dir.path(), 1, |_, _, _| {}).is_err());
+        assert!(matches!(
+            Source::records(Path::new("no/such.pgn")),
+            Err(RecordsError::Read { .. })
+        ));
     }
 
     #[test]
@@ -634,6 +801,7 @@ mod tests {
         let whole = generate(
             &eval,
             &s,
+            &Source::SelfPlay,
             Shard::WHOLE,
             &dir.path().join("one"),
             1,
@@ -645,6 +813,7 @@ mod tests {
             generate(
                 &eval,
                 &s,
+                &Source::SelfPlay,
                 Shard::new(k, 3).unwrap(),
                 &sharded,
                 2,
@@ -662,6 +831,7 @@ mod tests {
         generate(
             &eval,
             &s,
+            &Source::SelfPlay,
             Shard::new(2, 3).unwrap(),
             &sharded,
             1,
@@ -677,14 +847,33 @@ mod tests {
         // A run grown from fewer positions is the run of more.
         let grown = dir.path().join("grown");
         let fewer = DataSettings { positions: 4, ..s };
-        generate(&eval, &fewer, Shard::WHOLE, &grown, 1, |_, _, _| {}).unwrap();
-        let path = generate(&eval, &s, Shard::WHOLE, &grown, 1, |_, _, _| {}).unwrap();
+        generate(
+            &eval,
+            &fewer,
+            &Source::SelfPlay,
+            Shard::WHOLE,
+            &grown,
+            1,
+            |_, _, _| {},
+        )
+        .unwrap();
+        let path = generate(
+            &eval,
+            &s,
+            &Source::SelfPlay,
+            Shard::WHOLE,
+            &grown,
+            1,
+            |_, _, _| {},
+        )
+        .unwrap();
         assert_eq!(std::fs::read(path).unwrap(), std::fs::read(&whole).unwrap());
         // Another run's settings are refused, not appended to.
         let other = DataSettings { seed: 12, ..s };
         assert!(generate(
             &eval,
             &other,
+            &Source::SelfPlay,
             Shard::WHOLE,
             &dir.path().join("one"),
             1,
