@@ -145,33 +145,31 @@ pub fn check_hidden(hidden: usize) -> Result<(), NetError> {
 /// The hidden activations of one evaluation (a stack buffer).
 pub type Hidden = [f32; MAX_HIDDEN];
 
-/// `a · w`, in four independent sums of eight lanes (one sum would wait
-/// for each multiply-add before the next).
+/// `a · w_k` for each of the [`OUTPUTS`] rows `w_k` of `w` (row-major,
+/// `a.len()` columns): the outputs' sums side by side, eight lanes each,
+/// so that each chunk of `a` is loaded once and the five chains of
+/// multiply-adds run at once (one dot product at a time left each sum
+/// waiting on its last multiply-add, and the compiler kept them in
+/// half-width registers: 14% of a 3-ply labelling's time).
 #[inline(always)]
-fn dot(a: &[f32], w: &[f32]) -> f32 {
-    const WIDE: usize = 4 * LANES;
-    let mut acc = [[0.0f32; LANES]; 4];
-    let (xs, ys) = (a.chunks_exact(WIDE), w.chunks_exact(WIDE));
-    let (xr, yr) = (xs.remainder(), ys.remainder());
-    for (x, y) in xs.zip(ys) {
-        for (j, acc) in acc.iter_mut().enumerate() {
+fn dots(a: &[f32], w: &[f32]) -> [f32; OUTPUTS] {
+    let n = a.len();
+    debug_assert_eq!(w.len(), OUTPUTS * n);
+    let mut acc = [[0.0f32; LANES]; OUTPUTS];
+    let whole = n - n % LANES;
+    for c in (0..whole).step_by(LANES) {
+        let x = &a[c..c + LANES];
+        for (k, acc) in acc.iter_mut().enumerate() {
+            let y = &w[k * n + c..k * n + c + LANES];
             for l in 0..LANES {
-                acc[l] = x[j * LANES + l].mul_add(y[j * LANES + l], acc[l]);
+                acc[l] = x[l].mul_add(y[l], acc[l]);
             }
         }
     }
-    for (x, y) in xr.chunks_exact(LANES).zip(yr.chunks_exact(LANES)) {
-        for l in 0..LANES {
-            acc[0][l] = x[l].mul_add(y[l], acc[0][l]);
-        }
-    }
-    let mut sum = [0.0f32; LANES];
-    for acc in &acc {
-        for l in 0..LANES {
-            sum[l] += acc[l];
-        }
-    }
-    sum.iter().sum::<f32>()
+    std::array::from_fn(|k| {
+        let tail: f32 = (whole..n).map(|i| a[i] * w[k * n + i]).sum();
+        acc[k].iter().sum::<f32>() + tail
+    })
 }
 
 /// Inputs a first layer's sums take at a time ([`Net::hidden_sums`]).
@@ -420,14 +418,12 @@ impl Net {
     /// second's `g` (empty without a second layer).
     #[inline]
     fn outputs(&self, a: &[f32], g: &[f32]) -> [f32; OUTPUTS] {
-        let n = self.hidden;
-        std::array::from_fn(|k| {
-            let mut z = self.b2[k] + dot(a, &self.w2[k * n..(k + 1) * n]);
-            if let Some(s) = &self.second {
-                z += dot(g, &s.out[k * s.units..(k + 1) * s.units]);
-            }
-            sigmoid(z)
-        })
+        let first = dots(a, &self.w2);
+        let second = match &self.second {
+            Some(s) => dots(g, &s.out),
+            None => [0.0; OUTPUTS],
+        };
+        std::array::from_fn(|k| sigmoid(self.b2[k] + first[k] + second[k]))
     }
 
     /// The first layer's activations for `x` into `a`, and the second's
