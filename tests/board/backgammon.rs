@@ -257,8 +257,21 @@ fn a_money_game_by_clicks_to_the_end_at_desktop_size() {
 #[test]
 fn a_three_point_match_with_the_cube_by_clicks_at_phone_size() {
     crate::webdriver::require_browser();
+    // Whether a match reaches the Crawford game hangs on its dice and on
+    // the engine's play, which changes with the nets (generation 7's
+    // contact net took seed 5's match to 3 points in one game): the first
+    // of a few seeds whose match does is enough.
+    let seeds = ["5", "6", "7", "8", "9", "10"];
+    let crawford = seeds.iter().any(|seed| three_point_match(seed));
+    assert!(crawford, "a Crawford game was played (seeds {seeds:?})");
+}
+
+/// Plays the 3-point match of the server's `seed` by clicks at phone size
+/// to its end and checks it; says whether it had a Crawford game (then
+/// also more than one game).
+fn three_point_match(seed: &str) -> bool {
     let started = Instant::now();
-    let server = serve("5");
+    let server = serve(seed);
     let b = Browser::start(390, 844);
     b.goto(&format!("{}backgammon?mode=white&length=3", server.url));
     let s = settle(&b);
@@ -282,17 +295,19 @@ fn a_three_point_match_with_the_cube_by_clicks_at_phone_size() {
                 .filter(|l| l.contains(" wins ") && l.contains("point"))
         })
         .collect();
-    assert!(games.len() >= 2, "more than one game: {games:?}");
-    assert!(crawford, "a Crawford game was played");
+    if crawford {
+        assert!(games.len() >= 2, "more than one game: {games:?}");
+    }
     let banner = b.text("#banner");
     assert!(banner.contains("wins the match"), "{banner}");
     no_sideways_scroll(&b);
     gnubg_reads_the_mat(&b);
     eprintln!(
-        "3-point match by clicks: {turns} moves of the person, {cube} cube actions, games {games:?}, score {}, {:?}",
+        "3-point match by clicks, seed {seed}: {turns} moves of the person, {cube} cube actions, games {games:?}, score {}, Crawford {crawford}, {:?}",
         end["score"],
         started.elapsed()
     );
+    crawford
 }
 
 #[test]
