@@ -686,6 +686,16 @@ mod tests {
         .is_err());
     }
 
+    /// An unsharded run into `dir`, on one thread, without progress.
+    fn whole(
+        eval: &Evaluator,
+        s: &DataSettings,
+        source: &Source,
+        dir: &Path,
+    ) -> Result<PathBuf, DataError> {
+        generate(eval, s, source, Shard::WHOLE, dir, 1, |_, _, _| {})
+    }
+
     #[test]
     fn a_records_run_labels_the_recorded_positions_and_names_the_file() {
         // The workspace's fixture, the records of a money session.
@@ -708,16 +718,7 @@ mod tests {
             ..tiny()
         };
         let dir = tempfile::tempdir().unwrap();
-        let path = generate(
-            &eval,
-            &s,
-            &source,
-            Shard::WHOLE,
-            dir.path(),
-            1,
-            |_, _, _| {},
-        )
-        .unwrap();
+        let path = whole(&eval, &s, &source, dir.path()).unwrap();
         let (head, done) = read_file(&path).unwrap();
         assert!(
             head.ends_with(&format!(" look 1 records {digest:016x} shard 1/1")),
@@ -735,16 +736,7 @@ mod tests {
             positions: 10_000,
             ..s
         };
-        let more = generate(
-            &eval,
-            &all,
-            &source,
-            Shard::WHOLE,
-            dir.path(),
-            1,
-            |_, _, _| {},
-        )
-        .unwrap();
+        let more = whole(&eval, &all, &source, dir.path()).unwrap();
         let (_, done) = read_file(&more).unwrap();
         assert!(
             done.len() > 5 && done.len() < boards.len(),
@@ -752,21 +744,12 @@ mod tests {
             done.len()
         );
         // Self-play of the same settings is another run, and so is another file.
-        assert!(generate(
-            &eval,
-            &s,
-            &Source::SelfPlay,
-            Shard::WHOLE,
-            dir.path(),
-            1,
-            |_, _, _| {}
-        )
-        .is_err());
+        assert!(whole(&eval, &s, &Source::SelfPlay, dir.path()).is_err());
         let other = Source::Records {
             digest: digest ^ 1,
             boards: boards.clone(),
         };
-        assert!(generate(&eval, &s, &other, Shard::WHOLE, dir.path(), 1, |_, _, _| {}).is_err());
+        assert!(whole(&eval, &s, &other, dir.path()).is_err());
         assert!(matches!(
             Source::records(Path::new("no/such.pgn")),
             Err(RecordsError::Read { .. })
