@@ -133,19 +133,33 @@ impl Source {
         Ok(Source::Records { digest, boards })
     }
 
+    /// How many positions the run has: `s.positions`, fewer when the
+    /// records hold fewer. Known before the (slow) self-play sample, so a
+    /// shard file of another run is refused at once.
+    fn count(&self, s: &DataSettings) -> usize {
+        match self {
+            Source::SelfPlay => s.positions,
+            Source::Records { boards, .. } => recorded_run(boards, s).count(),
+        }
+    }
+
     /// The run's positions: its first `s.positions` (of `s.class` only,
     /// with a class), fewer when the records hold fewer.
     fn positions(&self, eval: &Evaluator, s: &DataSettings) -> Vec<Board> {
         match self {
             Source::SelfPlay => sample(eval, s.positions, s.seed, s.class),
-            Source::Records { boards, .. } => boards
-                .iter()
-                .filter(|b| s.class.is_none() || NetClass::of(b) == s.class)
-                .take(s.positions)
-                .copied()
-                .collect(),
+            Source::Records { boards, .. } => recorded_run(boards, s).copied().collect(),
         }
     }
+}
+
+/// The recorded positions a run of `s` takes, in order.
+fn recorded_run<'a>(boards: &'a [Board], s: &DataSettings) -> impl Iterator<Item = &'a Board> {
+    let class = s.class;
+    boards
+        .iter()
+        .filter(move |b| class.is_none() || NetClass::of(b) == class)
+        .take(s.positions)
 }
 
 impl fmt::Display for Source {
@@ -428,9 +442,9 @@ pub fn generate(
 ) -> Result<PathBuf, DataError> {
     std::fs::create_dir_all(dir).map_err(io_at(dir))?;
     let path = shard.file(dir);
-    let boards = source.positions(eval, s);
-    let expected: Vec<usize> = shard.indices(boards.len()).collect();
+    let expected: Vec<usize> = shard.indices(source.count(s)).collect();
     let (mut f, done) = open_shard(&path, &header(s, source, shard), &expected)?;
+    let boards = source.positions(eval, s);
     for (n, &i) in expected.iter().enumerate().skip(done.len()) {
         let r = roll_out(eval, s, i, boards[i], threads)?;
         f.write_all(format!("{r}\n").as_bytes())
