@@ -462,9 +462,8 @@ fn self_play_positions(seed: u64, n: usize) -> Vec<(Board, CubeState)> {
 /// The positions of money records where the player on roll could double,
 /// with the cube as it was.
 fn record_positions(path: &Path) -> Result<Vec<(Board, CubeState)>, CubeErrorsError> {
-    let text = recorded::read(path)?;
     let mut all = Vec::new();
-    recorded::replay(path, &text, |game, _| {
+    recorded::replay(path, |game, _| {
         let may = matches!(
             game.decision(),
             Decision::RollOrDouble {

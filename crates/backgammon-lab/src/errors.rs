@@ -138,9 +138,8 @@ fn self_play_rolls(a: &ErrorsSettings) -> Vec<(Board, Dice)> {
 /// choice (board seen by the mover, and the dice), spread evenly over the
 /// records.
 fn record_rolls(path: &Path, n: usize) -> Result<Vec<(Board, Dice)>, ErrorsError> {
-    let text = recorded::read(path)?;
     let mut all = Vec::new();
-    recorded::replay(path, &text, |game, turn| {
+    recorded::replay(path, |game, turn| {
         let board = *game.board();
         if let Some(roll) = &turn.roll {
             if board.legal_moves(roll.dice).len() >= 2 {

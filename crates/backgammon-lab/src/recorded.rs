@@ -22,23 +22,16 @@ pub enum RecordsError {
     Records { path: PathBuf, fault: RecordError },
 }
 
-/// The file's bytes, read once (the caller may want their digest too).
-pub fn read(path: &Path) -> Result<String, RecordsError> {
-    std::fs::read_to_string(path).map_err(|source| RecordsError::Read {
+/// Replays every game of the records in `path`, showing `visit` the game
+/// before each recorded turn and the turn; a game stops at its first turn
+/// the rules refuse. Returns the file's text (a caller may want its
+/// digest).
+pub fn replay(path: &Path, mut visit: impl FnMut(&Game, &Turn)) -> Result<String, RecordsError> {
+    let text = std::fs::read_to_string(path).map_err(|source| RecordsError::Read {
         path: path.to_path_buf(),
         source,
-    })
-}
-
-/// Replays every game of the records `text` (read from `path`), showing
-/// `visit` the game before each recorded turn and the turn. A game stops
-/// at its first turn the rules refuse.
-pub fn replay(
-    path: &Path,
-    text: &str,
-    mut visit: impl FnMut(&Game, &Turn),
-) -> Result<(), RecordsError> {
-    let parsed = parse_records::<Backgammon>(text).map_err(|fault| RecordsError::Records {
+    })?;
+    let parsed = parse_records::<Backgammon>(&text).map_err(|fault| RecordsError::Records {
         path: path.to_path_buf(),
         fault,
     })?;
@@ -51,5 +44,5 @@ pub fn replay(
             }
         }
     }
-    Ok(())
+    Ok(text)
 }

@@ -119,10 +119,9 @@ impl Source {
     /// roll, seen by the player on roll, that a net evaluates (not
     /// bear-offs), in the order met.
     pub fn records(path: &Path) -> Result<Source, RecordsError> {
-        let text = recorded::read(path)?;
         let mut seen = HashSet::new();
         let mut boards = Vec::new();
-        recorded::replay(path, &text, |game, turn| {
+        let text = recorded::replay(path, |game, turn| {
             let b = *game.board();
             let net = NetClass::of(&b).is_some();
             if turn.roll.is_some() && net && seen.insert(b.key()) {
