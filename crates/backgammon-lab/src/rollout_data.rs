@@ -667,16 +667,7 @@ mod tests {
             ..tiny()
         };
         let dir = tempfile::tempdir().unwrap();
-        let path = generate(
-            &eval,
-            &s,
-            &Source::SelfPlay,
-            Shard::WHOLE,
-            dir.path(),
-            1,
-            |_, _, _| {},
-        )
-        .unwrap();
+        let path = unsharded(&eval, &s, &Source::SelfPlay, dir.path()).unwrap();
         let (head, records) = read_file(&path).unwrap();
         assert!(head.contains(" seed 11 look 1 shard 1/1"), "{head}");
         assert_eq!(records.len(), 7);
@@ -687,20 +678,11 @@ mod tests {
         }
         // A rollout run of the same seed is another run.
         let rolled = DataSettings { look: None, ..s };
-        assert!(generate(
-            &eval,
-            &rolled,
-            &Source::SelfPlay,
-            Shard::WHOLE,
-            dir.path(),
-            1,
-            |_, _, _| {}
-        )
-        .is_err());
+        assert!(unsharded(&eval, &rolled, &Source::SelfPlay, dir.path()).is_err());
     }
 
     /// An unsharded run into `dir`, on one thread, without progress.
-    fn whole(
+    fn unsharded(
         eval: &Evaluator,
         s: &DataSettings,
         source: &Source,
@@ -731,7 +713,7 @@ mod tests {
             ..tiny()
         };
         let dir = tempfile::tempdir().unwrap();
-        let path = whole(&eval, &s, &source, dir.path()).unwrap();
+        let path = unsharded(&eval, &s, &source, dir.path()).unwrap();
         let (head, done) = read_file(&path).unwrap();
         assert!(
             head.ends_with(&format!(" look 1 records {digest:016x} shard 1/1")),
@@ -749,7 +731,7 @@ mod tests {
             positions: 10_000,
             ..s
         };
-        let more = whole(&eval, &all, &source, dir.path()).unwrap();
+        let more = unsharded(&eval, &all, &source, dir.path()).unwrap();
         let (_, done) = read_file(&more).unwrap();
         assert!(
             done.len() > 5 && done.len() < boards.len(),
@@ -757,12 +739,12 @@ mod tests {
             done.len()
         );
         // Self-play of the same settings is another run, and so is another file.
-        assert!(whole(&eval, &s, &Source::SelfPlay, dir.path()).is_err());
+        assert!(unsharded(&eval, &s, &Source::SelfPlay, dir.path()).is_err());
         let other = Source::Records {
             digest: digest ^ 1,
             boards: boards.clone(),
         };
-        assert!(whole(&eval, &s, &other, dir.path()).is_err());
+        assert!(unsharded(&eval, &s, &other, dir.path()).is_err());
         assert!(matches!(
             Source::records(Path::new("no/such.pgn")),
             Err(RecordsError::Read { .. })
@@ -843,26 +825,8 @@ mod tests {
         // A run grown from fewer positions is the run of more.
         let grown = dir.path().join("grown");
         let fewer = DataSettings { positions: 4, ..s };
-        generate(
-            &eval,
-            &fewer,
-            &Source::SelfPlay,
-            Shard::WHOLE,
-            &grown,
-            1,
-            |_, _, _| {},
-        )
-        .unwrap();
-        let path = generate(
-            &eval,
-            &s,
-            &Source::SelfPlay,
-            Shard::WHOLE,
-            &grown,
-            1,
-            |_, _, _| {},
-        )
-        .unwrap();
+        unsharded(&eval, &fewer, &Source::SelfPlay, &grown).unwrap();
+        let path = unsharded(&eval, &s, &Source::SelfPlay, &grown).unwrap();
         assert_eq!(std::fs::read(path).unwrap(), std::fs::read(&whole).unwrap());
         // Another run's settings are refused, not appended to.
         let other = DataSettings { seed: 12, ..s };
