@@ -4,7 +4,10 @@ use super::{parse_checkers, CliError};
 use grasshopper_engine::eval::{WeightSet, N_FEATURES};
 use grasshopper_engine::Player;
 use grasshopper_lab::selfplay::{read_weights, Side, WeightsFileError};
+use grasshopper_lab::truth::{Judge, Truth};
 use grasshopper_lab::tune::LabelledSet;
+use grasshopper_rules::Position;
+use grasshopper_solver::retro::RetroTables;
 use std::path::PathBuf;
 
 /// `tune`: fit the evaluation weights to self-play results (Texel tuning);
@@ -28,7 +31,12 @@ pub struct TuneArgs {
     /// engine games of that size that the tables cover.
     #[arg(long, value_name = "DIR", requires = "checkers")]
     retro: Vec<PathBuf>,
-    /// Checkers per player of each --retro's games.
+    /// Fit to the exact values of the positions of truth files instead
+    /// (`retro-quality --export-truth`; repeatable, one --checkers each):
+    /// no tables needed.
+    #[arg(long, value_name = "FILE", requires = "checkers", conflicts_with_all = ["retro", "positions_from"])]
+    truth: Vec<PathBuf>,
+    /// Checkers per player of each --retro's (or --truth's) games.
     #[arg(long, value_parser = parse_checkers)]
     checkers: Vec<u8>,
     /// Positions to label from each --retro (one value, or one per --retro).
@@ -50,7 +58,7 @@ pub struct TuneArgs {
     /// Fit only these weight sets (by array name: WEIGHTS_MID, WEIGHTS_FEW,
     /// WEIGHTS_LATE_US, WEIGHTS_LATE_THEM); repeatable; default all. The
     /// positions of the others are left out.
-    #[arg(long, value_name = "SET", requires = "retro")]
+    #[arg(long, value_name = "SET")]
     fit: Vec<String>,
 }
 
@@ -113,75 +121,94 @@ fn fitted_set(name: &str) -> Result<WeightSet, CliError> {
 
 /// Runs `tune`.
 pub fn tune(args: TuneArgs, seed: u64) -> Result<(), CliError> {
-    if args.retro.len() != args.checkers.len() {
+    let judged = args.retro.len() + args.truth.len();
+    if judged != args.checkers.len() {
         return Err(CliError::Usage(format!(
-            "{} --retro and {} --checkers: give one --checkers for each --retro",
-            args.retro.len(),
+            "{judged} --retro or --truth and {} --checkers: give one --checkers for each",
             args.checkers.len()
         )));
     }
     let mut file = std::fs::File::create(&args.out)?;
     let mut out = std::io::stdout().lock();
-    if !args.retro.is_empty() {
-        let tables = args
-            .retro
-            .iter()
-            .map(|d| grasshopper_solver::retro::RetroTables::open(d, None))
-            .collect::<Result<Vec<_>, _>>()?;
-        if !args.positions_from.is_empty() && args.positions_from.len() != args.retro.len() {
-            return Err(CliError::Usage(format!(
-                "{} --positions-from and {} --retro: give one record file for each --retro",
-                args.positions_from.len(),
-                args.retro.len()
-            )));
-        }
-        let mut records = Vec::new();
-        for f in &args.positions_from {
-            records.push(Some(grasshopper_lab::quality::record_positions(f)?));
-        }
-        records.resize(args.retro.len(), None);
-        let sets: Vec<LabelledSet<'_>> = tables
-            .iter()
-            .zip(&args.checkers)
-            .zip(records)
-            .enumerate()
-            .map(|(i, ((tables, &checkers), from_record))| LabelledSet {
-                tables,
-                checkers,
-                positions: args.positions[i.min(args.positions.len() - 1)],
-                game_nodes: args.game_nodes[i.min(args.game_nodes.len() - 1)],
-                from_record,
-            })
-            .collect();
-        let mut exclude = Vec::new();
-        for f in &args.exclude {
-            exclude.extend(grasshopper_lab::quality::record_positions(f)?);
-        }
-        let only = args
-            .fit
-            .iter()
-            .map(|name| fitted_set(name))
-            .collect::<Result<Vec<_>, _>>()?;
-        grasshopper_lab::tune::run_labelled(
-            &mut out,
-            &mut file,
-            &sets,
-            &exclude,
-            &only,
-            seed,
-            args.epochs,
-        )?;
+    if judged == 0 {
+        let (games, nodes, epochs) = (args.games, args.nodes, args.epochs);
+        grasshopper_lab::tune::run(&mut out, &mut file, games, seed, nodes, epochs)?;
         return Ok(());
     }
-    grasshopper_lab::tune::run(
+    let tables = args
+        .retro
+        .iter()
+        .map(|d| grasshopper_solver::retro::RetroTables::open(d, None))
+        .collect::<Result<Vec<_>, _>>()?;
+    let truths = args
+        .truth
+        .iter()
+        .map(|f| Truth::open(f))
+        .collect::<Result<Vec<_>, _>>()?;
+    let sources = labelled_sources(&args, &tables, &truths)?;
+    let sets: Vec<LabelledSet<'_>> = sources
+        .into_iter()
+        .zip(&args.checkers)
+        .enumerate()
+        .map(|(i, ((judge, from_record), &checkers))| LabelledSet {
+            judge,
+            checkers,
+            positions: args.positions[i.min(args.positions.len() - 1)],
+            game_nodes: args.game_nodes[i.min(args.game_nodes.len() - 1)],
+            from_record,
+        })
+        .collect();
+    let mut exclude = Vec::new();
+    for f in &args.exclude {
+        exclude.extend(grasshopper_lab::quality::record_positions(f)?);
+    }
+    let only = args
+        .fit
+        .iter()
+        .map(|name| fitted_set(name))
+        .collect::<Result<Vec<_>, _>>()?;
+    grasshopper_lab::tune::run_labelled(
         &mut out,
         &mut file,
-        args.games,
+        &sets,
+        &exclude,
+        &only,
         seed,
-        args.nodes,
         args.epochs,
     )?;
     Ok(())
+}
+
+/// Each labelled set's judge and fixed positions: a truth file's own
+/// positions, or the tables with the positions of a record file
+/// (`--positions-from`) or of new engine games (none).
+type Source<'a> = (&'a dyn Judge, Option<Vec<Position>>);
+
+fn labelled_sources<'a>(
+    args: &TuneArgs,
+    tables: &'a [RetroTables],
+    truths: &'a [Truth],
+) -> Result<Vec<Source<'a>>, CliError> {
+    if !args.positions_from.is_empty() && args.positions_from.len() != tables.len() {
+        return Err(CliError::Usage(format!(
+            "{} --positions-from and {} --retro: give one record file for each --retro",
+            args.positions_from.len(),
+            tables.len()
+        )));
+    }
+    let mut records = Vec::new();
+    for f in &args.positions_from {
+        records.push(Some(grasshopper_lab::quality::record_positions(f)?));
+    }
+    records.resize(tables.len(), None);
+    let from_tables = tables
+        .iter()
+        .zip(records)
+        .map(|(t, r)| (t as &dyn Judge, r));
+    let from_truths = truths
+        .iter()
+        .map(|t| (t as &dyn Judge, Some(t.positions().to_vec())));
+    Ok(from_tables.chain(from_truths).collect())
 }
 
 /// Runs `selfplay`.

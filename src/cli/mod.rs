@@ -258,6 +258,9 @@ pub enum CliError {
     /// A `retro-quality` record file that cannot be read or written.
     #[error("{0}")]
     Record(#[from] quality::RecordError),
+    /// A truth file (`retro-quality --export-truth`) that cannot be read.
+    #[error("{0}")]
+    Truth(#[from] grasshopper_lab::truth::TruthError),
     /// A weights file that cannot be read.
     #[error("bad weights file {path}: {error}")]
     Weights {

@@ -13,15 +13,24 @@ pub struct QualityArgs {
     /// Directory of the phase tables (from `solve --retro`); only complete
     /// phases are used. Without it, positions are those the complete tables
     /// of the game would hold and nothing is scored (see --record).
-    #[arg(long, value_name = "DIR", required_unless_present = "record")]
+    #[arg(long, value_name = "DIR", required_unless_present_any = ["record", "truth", "replay"])]
     retro: Option<PathBuf>,
+    /// Score with a truth file (`--export-truth`) instead of the tables:
+    /// the positions of --replay or --positions-from that it covers.
+    #[arg(long, value_name = "FILE", conflicts_with = "retro")]
+    truth: Option<PathBuf>,
+    /// Write the exact values of the measured positions and of every move
+    /// in them to FILE, a truth file that scores their records without the
+    /// tables (`--truth`); needs --retro.
+    #[arg(long, value_name = "FILE", requires = "retro")]
+    export_truth: Option<PathBuf>,
     /// Write the positions and the engine's moves to FILE (one line per
     /// position and setting: position, setting, move, nodes, tab-separated).
     #[arg(long, value_name = "FILE", conflicts_with = "replay")]
     record: Option<PathBuf>,
     /// Score the moves of a --record file instead of searching (its
-    /// settings replace --movetimes and --nodes); needs --retro.
-    #[arg(long, value_name = "FILE", requires = "retro")]
+    /// settings replace --movetimes and --nodes); needs --retro or --truth.
+    #[arg(long, value_name = "FILE")]
     replay: Option<PathBuf>,
     /// Search the positions of a --record file (its moves ignored) instead
     /// of those of new engine games: a changed engine on the same positions.
@@ -63,10 +72,16 @@ pub struct QualityArgs {
 
 /// Runs `retro-quality`, progress on stderr.
 pub fn run(a: QualityArgs, seed: u64, out: &mut impl Write) -> Result<(), CliError> {
+    if a.replay.is_some() && a.retro.is_none() && a.truth.is_none() {
+        let why = "--replay scores a record: give the tables (--retro) or a truth file (--truth)";
+        return Err(CliError::Usage(why.into()));
+    }
     let settings = QualitySettings {
         retro: a.retro,
         record: a.record,
         replay: a.replay,
+        truth: a.truth,
+        export_truth: a.export_truth,
         positions_from: a.positions_from,
         errors: a.errors,
         checkers: a.checkers,
@@ -81,6 +96,8 @@ pub fn run(a: QualityArgs, seed: u64, out: &mut impl Write) -> Result<(), CliErr
     quality::run(&settings, seed, out, &mut std::io::stderr()).map_err(|e| match e {
         QualityError::Retro(e) => CliError::Retro(e),
         QualityError::Record(e) => CliError::Record(e),
+        QualityError::Truth(e) => CliError::Truth(e),
+        e @ QualityError::TruthWithoutRecord => CliError::Usage(e.to_string()),
         QualityError::Output(e) => CliError::Io(e),
         e @ QualityError::Checkers(_) => CliError::Usage(e.to_string()),
     })

@@ -175,6 +175,44 @@ fn retro_quality_records_the_engines_moves_and_replays_them_against_the_tables()
         assert_eq!(line(&replay), line(&direct));
     }
     assert_eq!(covered(&replay), (n, n));
+    // And a truth file exported from the tables scores it the same without
+    // them
+    let t = dir.join("truth.txt");
+    let t = t.to_str().unwrap();
+    let export = [
+        "retro-quality",
+        "--retro",
+        d,
+        "--replay",
+        f,
+        "--export-truth",
+        t,
+    ];
+    let (ok, out, err) = run(&export);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains(&format!("truth of {n} positions in ")),
+        "{out}"
+    );
+    let (ok, by_truth, err) = run(&["retro-quality", "--truth", t, "--replay", f]);
+    assert!(ok, "{err}");
+    assert_eq!(covered(&by_truth), (n, n));
+    for setting in ["movetime 1 ms:", "nodes 300:"] {
+        let line = |out: &str| {
+            out.lines()
+                .find(|l| l.starts_with(setting))
+                .map(str::to_string)
+        };
+        assert_eq!(line(&by_truth), line(&replay), "{by_truth}");
+    }
+    // but not the positions of new games, nor a record without a judge
+    let (ok, _, err) = run(&[&measure[..], &["--truth", t]].concat());
+    assert!(
+        !ok && err.contains("--truth scores the positions of a record file"),
+        "{err}"
+    );
+    let (ok, _, err) = run(&["retro-quality", "--replay", f]);
+    assert!(!ok && err.contains("--truth"), "{err}");
     // And the same positions searched again (--positions-from) give the
     // same moves at a node budget
     let again = dir.join("again.txt");
@@ -342,6 +380,38 @@ fn tune_fits_each_weight_set_to_the_tables_on_a_recorded_set() {
     );
     assert!(!weights.contains("WEIGHTS_FEW"), "{weights}");
     assert_eq!(fit(&path("w2.txt")).1, weights);
+    // And a truth file of the record fits the same weights without the tables
+    let t = path("truth.txt");
+    let export = [
+        "retro-quality",
+        "--retro",
+        &d,
+        "--replay",
+        &f,
+        "--export-truth",
+        &t,
+    ];
+    let (ok, _, err) = run(&export);
+    assert!(ok, "{err}");
+    let w6 = path("w6.txt");
+    let args = [
+        "tune",
+        "--truth",
+        &t,
+        "--checkers",
+        "4",
+        "--epochs",
+        "50",
+        "--out",
+        &w6,
+    ];
+    let (ok, by_truth, err) = run(&args);
+    assert!(ok, "{err}");
+    assert_eq!(std::fs::read_to_string(&w6).unwrap(), weights);
+    assert!(
+        by_truth.contains(&format!("data: 4 checkers, {n} positions")),
+        "{by_truth}"
+    );
     // And --fit fits the named set alone, the others' positions left out
     let only = |set: &str, out_file: &str| tune(&["--fit", set], out_file);
     let (ok, report, err) = only("WEIGHTS_LATE_US", &path("w4.txt"));

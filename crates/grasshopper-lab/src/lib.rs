@@ -8,4 +8,5 @@
 pub mod errors;
 pub mod quality;
 pub mod selfplay;
+pub mod truth;
 pub mod tune;

@@ -6,13 +6,17 @@
 //! the two halves can run apart: `--record FILE` keeps the positions and the
 //! engine's move in each at every setting (a text file, one line a move),
 //! `--replay FILE` scores such a file against the tables later, on another
-//! machine or once the solve is complete.
+//! machine or once the solve is complete. A truth file
+//! ([`crate::truth`], `--export-truth` with the tables) keeps the exact
+//! values of a record's positions and moves, and scores its records later
+//! without the tables (`--truth`).
 //!
 //! The games' random first plies are drawn from SplitMix64 (the workspace's
 //! `splitmix` crate; before it, rand_xoshiro's, the same stream), the stream
 //! the measurement has always used, so a seed keeps its positions.
 
-use crate::errors::{self, kept};
+use crate::errors;
+use crate::truth::{Judge, Truth, TruthError};
 use grasshopper_engine::{Limits, SearchControl, SearchOptions, Searcher};
 use grasshopper_rules::{IllegalMove, Move, ParseMoveError, ParsePositionError, Position};
 use grasshopper_solver::retro::{is_stored, RetroError, RetroTables};
@@ -37,6 +41,12 @@ pub struct QualitySettings {
     pub record: Option<PathBuf>,
     /// Score the moves of a record file instead of searching.
     pub replay: Option<PathBuf>,
+    /// Score with this truth file instead of the tables (the positions it
+    /// covers: those of `replay` or `positions_from`).
+    pub truth: Option<PathBuf>,
+    /// Write the truth of the measured positions to this file (needs the
+    /// tables).
+    pub export_truth: Option<PathBuf>,
     /// Search the positions of a record file (its moves ignored) instead of
     /// those of new engine games: a changed engine measured on the same
     /// positions.
@@ -72,6 +82,12 @@ pub enum QualityError {
     /// A record file that cannot be read or written.
     #[error(transparent)]
     Record(#[from] RecordError),
+    /// A truth file that cannot be read.
+    #[error(transparent)]
+    Truth(#[from] TruthError),
+    /// A truth file covers a fixed set of positions, not those of new games.
+    #[error("--truth scores the positions of a record file: give --replay or --positions-from")]
+    TruthWithoutRecord,
     /// No start position with this many checkers per player.
     #[error("{0} checkers: expected an even number from 2 to 14")]
     Checkers(u8),
@@ -270,17 +286,17 @@ pub fn record_positions(path: &Path) -> Result<Vec<Position>, RecordError> {
     Ok(read_record(path)?.positions)
 }
 
-/// Distinct positions that `tables` cover, with at least two legal moves,
+/// Distinct positions that `judge` covers, with at least two legal moves,
 /// from engine games of `a.checkers` checkers (`a.game_nodes` nodes a move
 /// after 2 to `a.random_plies` random plies drawn from `seed`): the
 /// measurement's positions, and the Texel fit's ([`crate::tune`]).
 pub fn covered_positions(
-    tables: &RetroTables,
+    judge: &dyn Judge,
     a: &QualitySettings,
     seed: u64,
     log: &mut dyn Write,
 ) -> Vec<Position> {
-    positions(&|p| tables.covers(p), a, seed, log)
+    positions(&|p| judge.covers(p), a, seed, log)
 }
 
 /// Reads a record file.
@@ -384,6 +400,22 @@ pub fn run(
     if let Some(t) = &tables {
         writeln!(out, "tables {} units, {} bytes", t.units(), t.bytes())?;
     }
+    let truth = match &a.truth {
+        Some(_) if a.replay.is_none() && a.positions_from.is_none() => {
+            return Err(QualityError::TruthWithoutRecord)
+        }
+        Some(path) => Some(Truth::open(path)?),
+        None => None,
+    };
+    if let (Some(t), Some(path)) = (&truth, &a.truth) {
+        let n = t.positions().len();
+        writeln!(out, "truth {n} positions from {}", path.display())?;
+    }
+    let judge: Option<&dyn Judge> = match (&tables, &truth) {
+        (Some(t), _) => Some(t),
+        (None, Some(t)) => Some(t),
+        (None, None) => None,
+    };
     let record = match (&a.replay, &a.positions_from) {
         (Some(path), _) => read_record(path)?,
         (None, Some(path)) => {
@@ -396,7 +428,7 @@ pub fn run(
             );
             choose_all(a, positions, log)
         }
-        (None, None) => measure(a, tables.as_ref(), seed, log),
+        (None, None) => measure(a, judge, seed, log),
     };
     if let Some(path) = &a.record {
         let io = |e| RecordError::Io(path.clone(), e);
@@ -410,9 +442,15 @@ pub fn run(
             path.display()
         )?;
     }
-    match &tables {
-        Some(t) => score(t, &record, out)?,
-        None => writeln!(out, "no tables (--retro): nothing scored")?,
+    if let (Some(path), Some(t)) = (&a.export_truth, &tables) {
+        export_truth(t, &record.positions, path, out)?;
+    }
+    match judge {
+        Some(j) => score(j, &record, out)?,
+        None => writeln!(
+            out,
+            "no tables (--retro) or truth (--truth): nothing scored"
+        )?,
     }
     if let (Some(path), Some(t)) = (&a.errors, &tables) {
         let explained = explain_errors(t, &record, log);
@@ -434,15 +472,31 @@ pub fn run(
     Ok(())
 }
 
+/// Writes the truth of `positions` from `tables` to `path`.
+fn export_truth(
+    tables: &RetroTables,
+    positions: &[Position],
+    path: &Path,
+    out: &mut impl Write,
+) -> Result<(), QualityError> {
+    let truth = Truth::from_judge(tables, positions);
+    let io = |e| TruthError::Io(path.to_path_buf(), e);
+    let mut w = std::io::BufWriter::new(std::fs::File::create(path).map_err(io)?);
+    truth.write(&mut w).and_then(|()| w.flush()).map_err(io)?;
+    let n = truth.positions().len();
+    writeln!(out, "truth of {n} positions in {}", path.display())?;
+    Ok(())
+}
+
 /// Collects the positions and the engine's choices at every setting.
 fn measure(
     a: &QualitySettings,
-    tables: Option<&RetroTables>,
+    judge: Option<&dyn Judge>,
     seed: u64,
     log: &mut dyn Write,
 ) -> Record {
-    let wanted = |p: &Position| match tables {
-        Some(t) => t.covers(p),
+    let wanted = |p: &Position| match judge {
+        Some(j) => j.covers(p),
         None => is_stored(p),
     };
     let positions = positions(&wanted, a, seed, log);
@@ -487,7 +541,7 @@ fn explain_errors(
                 continue;
             }
             let value = tables.probe(p).expect("covered");
-            if value >= 0 && kept(tables, p, c.mv) < value {
+            if value >= 0 && errors::kept(tables, p, c.mv) < value {
                 let s = setting.to_string();
                 out.push(errors::explain(tables, p, &s, &limits, c.mv, EXPLAIN_CAPS));
             }
@@ -497,14 +551,14 @@ fn explain_errors(
     out
 }
 
-/// Scores a record on the positions the tables cover.
-fn score(tables: &RetroTables, rec: &Record, out: &mut impl Write) -> std::io::Result<()> {
+/// Scores a record on the positions the judge covers.
+fn score(judge: &dyn Judge, rec: &Record, out: &mut impl Write) -> std::io::Result<()> {
     let covered: Vec<usize> = (0..rec.positions.len())
-        .filter(|&i| tables.covers(&rec.positions[i]))
+        .filter(|&i| judge.covers(&rec.positions[i]))
         .collect();
     let values: Vec<i8> = covered
         .iter()
-        .map(|&i| tables.probe(&rec.positions[i]).expect("covered"))
+        .map(|&i| judge.value(&rec.positions[i]))
         .collect();
     let count = |v: i8| values.iter().filter(|&&x| x == v).count();
     writeln!(
@@ -520,7 +574,7 @@ fn score(tables: &RetroTables, rec: &Record, out: &mut impl Write) -> std::io::R
     for (setting, choices) in &rec.settings {
         let kept: Vec<i8> = covered
             .iter()
-            .map(|&i| kept(tables, &rec.positions[i], choices[i].mv))
+            .map(|&i| judge.kept(&rec.positions[i], choices[i].mv))
             .collect();
         let lost = |v: i8| {
             (0..covered.len())

@@ -15,7 +15,8 @@
 //! each labelled with its exact value from the retrograde tables (1 win,
 //! 0.5 draw, 0 loss for the side to move), the positions of given record
 //! files left out (a measurement's test set). The set regenerates from the
-//! seed and the tables.
+//! seed and the tables, or is read from a truth file ([`crate::truth`]),
+//! which needs no tables.
 
 use grasshopper_engine::eval::{features, weight_set, WeightSet, NAMES, N_FEATURES, WEIGHTS};
 use grasshopper_engine::{Limits, SearchControl, SearchOptions, Searcher};
@@ -132,10 +133,11 @@ pub fn run(
     Ok(samples.len())
 }
 
-/// One labelled set: the tables of a game, its checkers, how many positions,
-/// and the nodes a move of the engine games that supply them.
+/// One labelled set: the judge of a game (its tables or a truth file), its
+/// checkers, how many positions, and the nodes a move of the engine games
+/// that supply them.
 pub struct LabelledSet<'a> {
-    pub tables: &'a grasshopper_solver::retro::RetroTables,
+    pub judge: &'a dyn crate::truth::Judge,
     pub checkers: u8,
     pub positions: usize,
     pub game_nodes: u64,
@@ -180,7 +182,7 @@ pub fn run_labelled(
                 left_out += 1;
                 continue;
             }
-            let v = set.tables.probe(&p).expect("covered");
+            let v = set.judge.value(&p);
             counts[(1 - v) as usize] += 1;
             let sample = Sample::new(&p, (v as f64 + 1.0) / 2.0);
             let wanted = weight_set(&p);
@@ -223,19 +225,17 @@ pub fn run_labelled(
 }
 
 /// The positions of a labelled set: those of its record file that its
-/// tables cover, or those of new engine games.
+/// judge covers, or those of new engine games.
 fn set_positions(set: &LabelledSet<'_>, seed: u64) -> Vec<Position> {
     if let Some(ps) = &set.from_record {
-        return ps
-            .iter()
-            .filter(|p| set.tables.covers(p))
-            .copied()
-            .collect();
+        return ps.iter().filter(|p| set.judge.covers(p)).copied().collect();
     }
     let a = crate::quality::QualitySettings {
         retro: None,
         record: None,
         replay: None,
+        truth: None,
+        export_truth: None,
         positions_from: None,
         errors: None,
         checkers: set.checkers,
@@ -247,7 +247,7 @@ fn set_positions(set: &LabelledSet<'_>, seed: u64) -> Vec<Position> {
         max_games: None,
         workers: 1,
     };
-    crate::quality::covered_positions(set.tables, &a, seed, &mut io::stderr())
+    crate::quality::covered_positions(set.judge, &a, seed, &mut io::stderr())
 }
 
 /// Fits from the weights `from` and reports the error before and after and
