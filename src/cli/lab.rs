@@ -24,8 +24,8 @@ pub struct TuneArgs {
     #[arg(long, default_value_t = 400)]
     epochs: u32,
     /// File for the fitted weights.
-    #[arg(long)]
-    out: PathBuf,
+    #[arg(long, required_unless_present = "mid_net_out")]
+    out: Option<PathBuf>,
     /// Fit to the exact values of the retrograde tables of DIR instead of
     /// self-play results (repeatable, one --checkers each): positions of
     /// engine games of that size that the tables cover.
@@ -60,6 +60,27 @@ pub struct TuneArgs {
     /// positions of the others are left out.
     #[arg(long, value_name = "SET")]
     fit: Vec<String>,
+    /// Fit the middle game's net instead of weights (to --truth files or
+    /// --positions-from records with their --retro): the middle-game
+    /// positions and the positions after their moves; written to FILE
+    /// (load it with `grasshopper --mid-net FILE ...`).
+    #[arg(long, value_name = "FILE")]
+    mid_net_out: Option<PathBuf>,
+    /// The mid net's hidden units.
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u16).range(1..=256))]
+    hidden: u16,
+    /// The mid net's learning rate in the first epoch.
+    #[arg(long, default_value_t = 0.02)]
+    alpha: f32,
+    /// The mid net's learning rate in the last epoch (falling geometrically).
+    #[arg(long, default_value_t = 0.002)]
+    alpha_end: f32,
+    /// The mid net's linear term's learning rate, relative to --alpha.
+    #[arg(long, default_value_t = 0.01)]
+    linear_rate: f32,
+    /// Mid net samples held out of the fit and reported on.
+    #[arg(long, default_value_t = 20_000)]
+    holdout: usize,
 }
 
 /// `selfplay`: an in-process match, player A against player B, in game
@@ -128,9 +149,13 @@ pub fn tune(args: TuneArgs, seed: u64) -> Result<(), CliError> {
             args.checkers.len()
         )));
     }
-    let mut file = std::fs::File::create(&args.out)?;
     let mut out = std::io::stdout().lock();
+    let weights_file = || match &args.out {
+        Some(path) => Ok(std::fs::File::create(path)?),
+        None => Err(CliError::Usage("give --out FILE for the weights".into())),
+    };
     if judged == 0 {
+        let mut file = weights_file()?;
         let (games, nodes, epochs) = (args.games, args.nodes, args.epochs);
         grasshopper_lab::tune::run(&mut out, &mut file, games, seed, nodes, epochs)?;
         return Ok(());
@@ -146,6 +171,13 @@ pub fn tune(args: TuneArgs, seed: u64) -> Result<(), CliError> {
         .map(|f| Truth::open(f))
         .collect::<Result<Vec<_>, _>>()?;
     let sources = labelled_sources(&args, &tables, &truths)?;
+    let mut exclude = Vec::new();
+    for f in &args.exclude {
+        exclude.extend(grasshopper_lab::quality::record_positions(f)?);
+    }
+    if let Some(path) = &args.mid_net_out {
+        return fit_mid_net(&args, sources, &exclude, seed, path, &mut out);
+    }
     let sets: Vec<LabelledSet<'_>> = sources
         .into_iter()
         .zip(&args.checkers)
@@ -158,10 +190,7 @@ pub fn tune(args: TuneArgs, seed: u64) -> Result<(), CliError> {
             from_record,
         })
         .collect();
-    let mut exclude = Vec::new();
-    for f in &args.exclude {
-        exclude.extend(grasshopper_lab::quality::record_positions(f)?);
-    }
+    let mut file = weights_file()?;
     let only = args
         .fit
         .iter()
@@ -176,6 +205,36 @@ pub fn tune(args: TuneArgs, seed: u64) -> Result<(), CliError> {
         seed,
         args.epochs,
     )?;
+    Ok(())
+}
+
+/// `tune --mid-net-out FILE`: fits the middle game's net to the sources'
+/// fixed positions and writes it.
+fn fit_mid_net(
+    args: &TuneArgs,
+    sources: Vec<Source<'_>>,
+    exclude: &[Position],
+    seed: u64,
+    path: &std::path::Path,
+    out: &mut impl std::io::Write,
+) -> Result<(), CliError> {
+    let mut sets = Vec::new();
+    for (judge, positions) in sources {
+        let why = "--mid-net-out fits fixed positions: give --truth files or --positions-from";
+        sets.push((judge, positions.ok_or_else(|| CliError::Usage(why.into()))?));
+    }
+    let a = grasshopper_lab::midfit::MidFit {
+        hidden: args.hidden as usize,
+        epochs: args.epochs,
+        alpha: args.alpha,
+        alpha_end: args.alpha_end,
+        linear_rate: args.linear_rate,
+        holdout: args.holdout,
+        seed,
+    };
+    let net = grasshopper_lab::midfit::fit(&sets, exclude, &a, out)?;
+    std::fs::write(path, net.to_string())?;
+    writeln!(out, "mid net written to {}", path.display())?;
     Ok(())
 }
 

@@ -50,6 +50,12 @@ pub struct Cli {
     /// default to these.
     #[arg(long, value_name = "DIR")]
     pub nets: Option<PathBuf>,
+    /// Grasshopper: evaluate the middle game (at most six checkers left
+    /// each) with this net (`tune --mid-net-out FILE`) instead of the
+    /// shipped one, or with the linear WEIGHTS_MID (`none`); given before
+    /// the subcommand.
+    #[arg(long, value_name = "FILE")]
+    pub mid_net: Option<PathBuf>,
 }
 
 /// The subcommands.
@@ -229,6 +235,22 @@ fn use_nets(dir: &std::path::Path) -> Result<(), CliError> {
     backgammon_engine::player::use_nets(eval).map_err(|e| bad(&e))
 }
 
+/// `--mid-net FILE`: the middle game's net of every Grasshopper search of
+/// this process (`none`: the linear weights).
+fn use_mid_net(path: &std::path::Path) -> Result<(), CliError> {
+    use grasshopper_engine::midnet::{use_mid_net, MidNet};
+    let bad =
+        |e: &dyn std::fmt::Display| CliError::Usage(format!("--mid-net {}: {e}", path.display()));
+    let net = match path.to_str() {
+        Some("none") => None,
+        _ => {
+            let text = std::fs::read_to_string(path).map_err(|e| bad(&e))?;
+            Some(text.parse::<MidNet>().map_err(|e| bad(&e))?)
+        }
+    };
+    use_mid_net(net).map_err(|e| bad(&e))
+}
+
 /// The given position, or the start position with `checkers` per player.
 fn position_or_start(fen: Option<Position>, checkers: u8) -> Position {
     fen.unwrap_or_else(|| Position::start(checkers).expect("checked by clap"))
@@ -273,6 +295,9 @@ pub enum CliError {
 pub fn run(cli: Cli) -> Result<(), CliError> {
     if let Some(dir) = &cli.nets {
         use_nets(dir)?;
+    }
+    if let Some(path) = &cli.mid_net {
+        use_mid_net(path)?;
     }
     let Some(command) = cli.command else {
         return Ok(daemon::run(cli.player, cli.seed)?);

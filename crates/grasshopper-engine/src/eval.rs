@@ -19,6 +19,11 @@ use grasshopper_rules::{Color, Position};
 /// Number of features.
 pub const N_FEATURES: usize = 22;
 
+/// Scale of the logistic model the weights are fitted in: an evaluation of
+/// `K` centi-points is an expected result of about 73% for the side to move
+/// (`sigmoid(eval / K)`, 1 win, 0.5 draw, 0 loss).
+pub const K: i32 = 150;
+
 /// Feature names, in the order of [`features`] and [`WEIGHTS`].
 pub const NAMES: [&str; N_FEATURES] = [
     "walls_in_d",
@@ -394,7 +399,13 @@ pub enum WeightsError {
 /// (the sets fitted to the tables instead when both players have few
 /// checkers left: [`weight_set`]), in centi-points.
 pub(crate) fn evaluate_with(pos: &Position, weights: &[i32; N_FEATURES]) -> i32 {
-    let weights = weight_set(pos).weights(weights);
+    let set = weight_set(pos);
+    if set == WeightSet::Mid {
+        if let Some(net) = crate::midnet::mid_net() {
+            return net.evaluate(pos);
+        }
+    }
+    let weights = set.weights(weights);
     features(pos).iter().zip(weights).map(|(f, w)| f * w).sum()
 }
 

@@ -6,6 +6,7 @@
 //! ([`errors`]).
 
 pub mod errors;
+pub mod midfit;
 pub mod quality;
 pub mod selfplay;
 pub mod truth;

@@ -18,16 +18,15 @@
 //! seed and the tables, or is read from a truth file ([`crate::truth`]),
 //! which needs no tables.
 
-use grasshopper_engine::eval::{features, weight_set, WeightSet, NAMES, N_FEATURES, WEIGHTS};
+use grasshopper_engine::eval::{self, features, weight_set, WeightSet, NAMES, N_FEATURES, WEIGHTS};
 use grasshopper_engine::{Limits, SearchControl, SearchOptions, Searcher};
 use grasshopper_rules::{Color, Outcome, Position};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use std::io::{self, Write};
 
-/// Scale of the logistic model: an evaluation of `K` centi-points is a
-/// win probability of about 73%.
-pub const K: f64 = 150.0;
+/// Scale of the logistic model (the engine's [`eval::K`]).
+const K: f64 = eval::K as f64;
 
 /// A random opening: `plies` uniformly random plies from `start`.
 pub fn random_opening(start: &Position, plies: usize, rng: &mut impl Rng) -> Position {

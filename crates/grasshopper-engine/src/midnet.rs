@@ -1,0 +1,418 @@
+//! The middle game's small network: where both players have at most
+//! [`crate::eval::MID_LEFT`] checkers left and the late sets do not serve
+//! ([`crate::eval::WeightSet::Mid`]), an evaluation fitted to the exact
+//! values of the 6-checker tables (through truth files: `grasshopper tune
+//! --truth FILE --mid-net OUT`).
+//!
+//! The net is the linear evaluation plus a correction: its output (in the
+//! logistic units of the fits, an evaluation of [`crate::eval::K`]
+//! centi-points a unit) is a linear term over the hand-written features,
+//! which starts as [`crate::eval::WEIGHTS_MID`], plus a hidden layer of
+//! clipped-linear units over a raw description of the board (each point's
+//! lone checker or wall of either side, checkers to enter, who holds the
+//! run) and the same features; the hidden units start with no weight to the
+//! output, so a fresh net evaluates as `WEIGHTS_MID` does until training
+//! gives them a part.
+//!
+//! Its text form (`# grasshopper mid net`, then one line of sizes and one
+//! line per weight array) round-trips exactly.
+
+use crate::eval::{features, K, N_FEATURES, WEIGHTS_MID};
+use grasshopper_rules::{Color, Position};
+use std::fmt;
+use std::str::FromStr;
+use std::sync::OnceLock;
+
+/// Binary inputs: four per point (our lone checker, our wall, theirs), our
+/// and their checkers to enter (0 to 6, one-hot each), and the run (nobody,
+/// us, them).
+pub const BOARD_INPUTS: usize = 4 * 24 + 2 * 7 + 3;
+/// Inputs of the hidden layer: the board's and the features'.
+pub const INPUTS: usize = BOARD_INPUTS + N_FEATURES;
+/// Most binary inputs active at once (every checker on its own point,
+/// two to-enter counts, the run).
+const MAX_ACTIVE: usize = 2 * 6 + 3;
+/// Scale of the features as hidden-layer inputs (counts of a few to twenty).
+const FEATURE_SCALE: f32 = 0.1;
+
+/// The middle game's network (see the module docs).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MidNet {
+    hidden: usize,
+    /// Input-major: row `i` holds input `i`'s weight to each hidden unit.
+    w1: Vec<f32>,
+    b1: Vec<f32>,
+    /// Hidden units' weights to the output.
+    w2: Vec<f32>,
+    /// The linear term's weights over the features, in output units.
+    linear: [f32; N_FEATURES],
+    b2: f32,
+}
+
+/// The active binary inputs of `pos` from the side to move's view, and
+/// how many.
+fn active(pos: &Position) -> ([u16; MAX_ACTIVE], usize) {
+    let us = pos.side_to_move();
+    let them = us.opposite();
+    let mut out = [0u16; MAX_ACTIVE];
+    let mut n = 0;
+    let masks = [
+        pos.lone_mask(us),
+        pos.wall_mask(us),
+        pos.lone_mask(them),
+        pos.wall_mask(them),
+    ];
+    for (k, mut m) in masks.into_iter().enumerate() {
+        while m != 0 && n < MAX_ACTIVE {
+            out[n] = (24 * k) as u16 + m.trailing_zeros() as u16;
+            m &= m - 1;
+            n += 1;
+        }
+    }
+    let enter = |c: Color| (pos.to_enter(c) as usize).min(6);
+    let run = match pos.run() {
+        Some(r) if r.count == 1 && r.color == us => 1,
+        Some(r) if r.count == 1 => 2,
+        _ => 0,
+    };
+    for i in [96 + enter(us), 103 + enter(them), 110 + run] {
+        if n < MAX_ACTIVE {
+            out[n] = i as u16;
+            n += 1;
+        }
+    }
+    (out, n)
+}
+
+/// Clipped linear: 0 below 0, 1 above 1.
+#[inline(always)]
+fn clip(x: f32) -> f32 {
+    x.clamp(0.0, 1.0)
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+impl MidNet {
+    /// A net that evaluates as [`WEIGHTS_MID`] (no weight from its
+    /// `hidden` units to the output), its hidden weights small and random
+    /// from `seed`.
+    pub fn from_linear(hidden: usize, seed: u64) -> MidNet {
+        let mut state = seed;
+        let mut uniform = move || {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            ((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0
+        };
+        let scale = 0.5;
+        MidNet {
+            hidden,
+            w1: (0..INPUTS * hidden).map(|_| scale * uniform()).collect(),
+            b1: (0..hidden).map(|_| 0.5 + 0.25 * uniform()).collect(),
+            w2: vec![0.0; hidden],
+            linear: WEIGHTS_MID.map(|w| w as f32 / K as f32),
+            b2: 0.0,
+        }
+    }
+
+    /// Hidden units.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// The hidden sums of `pos` (before the clip) into `h`, and its features.
+    fn sums(&self, pos: &Position, h: &mut [f32]) -> [i32; N_FEATURES] {
+        let n = self.hidden;
+        h.copy_from_slice(&self.b1);
+        let (act, k) = active(pos);
+        for &i in &act[..k] {
+            let row = &self.w1[i as usize * n..(i as usize + 1) * n];
+            for (s, w) in h.iter_mut().zip(row) {
+                *s += w;
+            }
+        }
+        let f = features(pos);
+        for (j, &x) in f.iter().enumerate() {
+            if x != 0 {
+                let v = x as f32 * FEATURE_SCALE;
+                let r = BOARD_INPUTS + j;
+                let row = &self.w1[r * n..(r + 1) * n];
+                for (s, w) in h.iter_mut().zip(row) {
+                    *s += v * w;
+                }
+            }
+        }
+        f
+    }
+
+    /// The output for `pos` (logistic units) with its hidden activations
+    /// in `a` and features returned.
+    fn forward(&self, pos: &Position, a: &mut [f32]) -> (f32, [i32; N_FEATURES]) {
+        let f = self.sums(pos, a);
+        let mut out = self.b2;
+        for (x, w) in a.iter_mut().zip(&self.w2) {
+            *x = clip(*x);
+            out += *x * w;
+        }
+        for (&x, w) in f.iter().zip(&self.linear) {
+            out += x as f32 * w;
+        }
+        (out, f)
+    }
+
+    /// The output for `pos`: the expected result for the side to move is
+    /// its logistic (1 win, 0.5 draw, 0 loss).
+    pub fn output(&self, pos: &Position) -> f32 {
+        let mut a = [0.0f32; 256];
+        self.forward(pos, &mut a[..self.hidden]).0
+    }
+
+    /// The evaluation of `pos` in centi-points, as the search reads it.
+    #[inline]
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        let v = (self.output(pos) * K as f32).round();
+        v.clamp(-30_000.0, 30_000.0) as i32
+    }
+
+    /// One step of gradient descent on `(y - sigmoid(output))²` for `pos`
+    /// with result `y` for its side to move, learning rate `alpha`
+    /// (the linear term's at `alpha * linear_rate`). Returns the squared
+    /// error before the step.
+    pub fn train(&mut self, pos: &Position, y: f32, alpha: f32, linear_rate: f32) -> f32 {
+        let n = self.hidden;
+        let mut a = [0.0f32; 256];
+        let (out, f) = self.forward(pos, &mut a[..n]);
+        let p = sigmoid(out);
+        let e = y - p;
+        // d(e²)/d out = -2 e p (1 - p); step against it.
+        let d = alpha * 2.0 * e * p * (1.0 - p);
+        let mut dh = [0.0f32; 256];
+        for j in 0..n {
+            let inside = a[j] > 0.0 && a[j] < 1.0;
+            dh[j] = if inside { d * self.w2[j] } else { 0.0 };
+            self.w2[j] += d * a[j];
+            self.b1[j] += dh[j];
+        }
+        self.b2 += d;
+        let (act, k) = active(pos);
+        for &i in &act[..k] {
+            let row = &mut self.w1[i as usize * n..(i as usize + 1) * n];
+            for (w, g) in row.iter_mut().zip(&dh[..n]) {
+                *w += g;
+            }
+        }
+        for (j, &x) in f.iter().enumerate() {
+            if x != 0 {
+                self.linear[j] += d * linear_rate * x as f32;
+                let v = x as f32 * FEATURE_SCALE;
+                let r = BOARD_INPUTS + j;
+                let row = &mut self.w1[r * n..(r + 1) * n];
+                for (w, g) in row.iter_mut().zip(&dh[..n]) {
+                    *w += v * g;
+                }
+            }
+        }
+        e * e
+    }
+}
+
+/// The first line of a mid net's text form.
+const HEADER: &str = "# grasshopper mid net";
+
+/// `# grasshopper mid net`, `inputs I hidden H`, then the lines `w1 ...`,
+/// `b1 ...`, `w2 ...`, `linear ...`, `b2 x`.
+impl fmt::Display for MidNet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{HEADER}")?;
+        writeln!(f, "inputs {INPUTS} hidden {}", self.hidden)?;
+        let line = |f: &mut fmt::Formatter<'_>, name: &str, v: &[f32]| {
+            let words: Vec<String> = v.iter().map(|x| x.to_string()).collect();
+            writeln!(f, "{name} {}", words.join(" "))
+        };
+        line(f, "w1", &self.w1)?;
+        line(f, "b1", &self.b1)?;
+        line(f, "w2", &self.w2)?;
+        line(f, "linear", &self.linear)?;
+        line(f, "b2", &[self.b2])
+    }
+}
+
+/// Why a mid net's text does not read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MidNetError {
+    #[error("expected the first line {HEADER:?}")]
+    Header,
+    #[error("expected \"inputs {INPUTS} hidden H\" (H from 1 to 256), found {0:?}")]
+    Sizes(String),
+    #[error("expected the line {name:?} with {count} numbers, found {found:?}")]
+    Line {
+        name: &'static str,
+        count: usize,
+        found: String,
+    },
+}
+
+impl FromStr for MidNet {
+    type Err = MidNetError;
+
+    fn from_str(s: &str) -> Result<MidNet, MidNetError> {
+        let mut lines = s.lines();
+        if lines.next().map(str::trim) != Some(HEADER) {
+            return Err(MidNetError::Header);
+        }
+        let sizes = lines.next().unwrap_or("");
+        let hidden = parse_sizes(sizes).ok_or_else(|| MidNetError::Sizes(sizes.to_string()))?;
+        let mut next = |name: &'static str, count: usize| -> Result<Vec<f32>, MidNetError> {
+            let text = lines.next().unwrap_or("");
+            let bad = || MidNetError::Line {
+                name,
+                count,
+                found: text.chars().take(40).collect(),
+            };
+            let rest = text.strip_prefix(name).ok_or_else(bad)?;
+            let v: Vec<f32> = rest
+                .split_whitespace()
+                .map(str::parse)
+                .collect::<Result<_, _>>()
+                .map_err(|_| bad())?;
+            if v.len() == count {
+                Ok(v)
+            } else {
+                Err(bad())
+            }
+        };
+        let w1 = next("w1", INPUTS * hidden)?;
+        let b1 = next("b1", hidden)?;
+        let w2 = next("w2", hidden)?;
+        let linear = next("linear", N_FEATURES)?;
+        let b2 = next("b2", 1)?[0];
+        Ok(MidNet {
+            hidden,
+            w1,
+            b1,
+            w2,
+            linear: linear.try_into().expect("counted"),
+            b2,
+        })
+    }
+}
+
+/// The hidden units of `inputs I hidden H`, if I is [`INPUTS`].
+fn parse_sizes(s: &str) -> Option<usize> {
+    let w: Vec<&str> = s.split_whitespace().collect();
+    let ["inputs", i, "hidden", h] = w[..] else {
+        return None;
+    };
+    let h: usize = h.parse().ok()?;
+    (i.parse() == Ok(INPUTS) && (1..=256).contains(&h)).then_some(h)
+}
+
+/// The net every search of this process uses in the middle game, if any:
+/// set once, before the first search ([`use_mid_net`]), or the shipped one.
+static MID_NET: OnceLock<Option<MidNet>> = OnceLock::new();
+
+/// The shipped net's text (empty: none shipped, `WEIGHTS_MID` serve).
+const SHIPPED: &str = include_str!("../data/mid.net");
+
+/// The middle game's net, if one serves.
+#[inline]
+pub fn mid_net() -> Option<&'static MidNet> {
+    MID_NET
+        .get_or_init(|| match SHIPPED.trim() {
+            "" => None,
+            text => Some(text.parse().expect("the shipped mid net reads")),
+        })
+        .as_ref()
+}
+
+/// Makes `net` the middle game's evaluation for the rest of the process
+/// (`None`: the linear `WEIGHTS_MID`). Refused once a search has read it.
+pub fn use_mid_net(net: Option<MidNet>) -> Result<(), &'static str> {
+    MID_NET
+        .set(net)
+        .map_err(|_| "the middle game's net is already in use")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Middle-game positions: two of the 6-checker game, and one eight
+    /// plies into it.
+    fn middle() -> Vec<Position> {
+        let mut ps: Vec<Position> = [
+            "w.b.../w...b./....../Wb.... w 2 3 0-0 -",
+            "ww.b../w....b/....../...... w 3 2 0-1 b1",
+        ]
+        .iter()
+        .map(|s| s.parse().expect("a position"))
+        .collect();
+        let start = Position::start(6).expect("6 checkers");
+        ps.push(start.playout(8, |n| n / 2));
+        ps
+    }
+
+    #[test]
+    fn a_fresh_net_evaluates_as_the_linear_middle_set() {
+        let net = MidNet::from_linear(16, 1);
+        for p in middle() {
+            let linear: i32 = features(&p)
+                .iter()
+                .zip(&WEIGHTS_MID)
+                .map(|(f, w)| f * w)
+                .sum();
+            assert!((net.evaluate(&p) - linear).abs() <= 1, "{p}");
+        }
+    }
+
+    #[test]
+    fn the_text_form_round_trips_and_bad_text_is_refused() {
+        let mut net = MidNet::from_linear(8, 2);
+        net.train(&middle()[0], 1.0, 0.5, 0.1);
+        let back: MidNet = net.to_string().parse().expect("reads");
+        assert_eq!(back, net);
+        assert_eq!("x".parse::<MidNet>(), Err(MidNetError::Header));
+        let text = net.to_string().replace("hidden 8", "hidden 0");
+        assert!(matches!(text.parse::<MidNet>(), Err(MidNetError::Sizes(_))));
+        let text = net.to_string().replace("\nb2 ", "\nb3 ");
+        assert!(matches!(
+            text.parse::<MidNet>(),
+            Err(MidNetError::Line { name: "b2", .. })
+        ));
+    }
+
+    #[test]
+    fn training_moves_the_output_towards_the_result_with_the_hidden_units() {
+        let mut net = MidNet::from_linear(16, 3);
+        let ps = middle();
+        let targets = [1.0, 0.0, 0.5];
+        let error = |net: &MidNet| -> f32 {
+            let e = ps
+                .iter()
+                .zip(targets)
+                .map(|(p, y)| y - sigmoid(net.output(p)));
+            e.map(|e| e * e).sum()
+        };
+        let before = error(&net);
+        for _ in 0..300 {
+            for (p, y) in ps.iter().zip(targets) {
+                // The linear term held still: the hidden units must learn.
+                net.train(p, y, 0.2, 0.0);
+            }
+        }
+        assert!(error(&net) < before / 4.0, "{before} -> {}", error(&net));
+        assert!(net.w2.iter().any(|&w| w != 0.0));
+    }
+
+    #[test]
+    fn a_position_and_its_colour_mirror_have_the_same_inputs() {
+        let a: Position = "w.b.../w...b./....../Wb.... w 2 3 0-0 -".parse().unwrap();
+        let b: Position = "b.w.../b...w./....../Bw.... b 3 2 0-0 -".parse().unwrap();
+        let net = MidNet::from_linear(8, 4);
+        assert_eq!(active(&a), active(&b));
+        assert_eq!(net.output(&a), net.output(&b));
+    }
+}
