@@ -142,12 +142,18 @@ impl Source {
         }
     }
 
-    /// The run's positions: its first `s.positions` (of `s.class` only,
-    /// with a class), fewer when the records hold fewer.
-    fn positions(&self, eval: &Evaluator, s: &DataSettings) -> Vec<Board> {
+    /// The run's positions in order: its first `s.positions` (of
+    /// `s.class` only, with a class), fewer when the records hold fewer.
+    /// Made as they are read, so that a shard labels its first position at
+    /// once and a resumed one plays only the games up to where it stopped.
+    fn positions<'a>(
+        &'a self,
+        eval: &'a Evaluator,
+        s: &DataSettings,
+    ) -> Box<dyn Iterator<Item = Board> + 'a> {
         match self {
-            Source::SelfPlay => sample(eval, s.positions, s.seed, s.class),
-            Source::Records { boards, .. } => recorded_run(boards, s).copied().collect(),
+            Source::SelfPlay => Box::new(Sampler::new(eval, s.seed, s.class).take(s.positions)),
+            Source::Records { boards, .. } => Box::new(recorded_run(boards, s).copied()),
         }
     }
 }
@@ -283,23 +289,55 @@ pub fn sample(
     seed: u64,
     class: Option<NetClass>,
 ) -> Vec<Board> {
-    let mut seeds = SplitMix::new(seed);
-    let mut keep = SplitMix::new(seed ^ 0x5EED_DA7A);
-    let mut seen = HashSet::new();
-    let mut out = Vec::new();
-    while out.len() < positions {
-        for b in selfplay::exploring(eval, 1, EXPLORE, seeds.next_u64()) {
-            let wanted = match (NetClass::of(&b), class) {
-                (Some(c), Some(only)) => c == only,
-                (found, _) => found.is_some(),
-            };
-            if wanted && seen.insert(b.key()) && keep.unit() < KEEP {
-                out.push(b);
-            }
+    Sampler::new(eval, seed, class).take(positions).collect()
+}
+
+/// The positions of [`sample`], a game at a time as they are read.
+struct Sampler<'a> {
+    eval: &'a Evaluator,
+    class: Option<NetClass>,
+    seeds: SplitMix,
+    keep: SplitMix,
+    seen: HashSet<backgammon_rules::PositionKey>,
+    game: std::vec::IntoIter<Board>,
+}
+
+impl<'a> Sampler<'a> {
+    fn new(eval: &'a Evaluator, seed: u64, class: Option<NetClass>) -> Sampler<'a> {
+        Sampler {
+            eval,
+            class,
+            seeds: SplitMix::new(seed),
+            keep: SplitMix::new(seed ^ 0x5EED_DA7A),
+            seen: HashSet::new(),
+            game: Vec::new().into_iter(),
         }
     }
-    out.truncate(positions);
-    out
+
+    /// Whether the sample keeps `b`, met now.
+    fn kept(&mut self, b: &Board) -> bool {
+        let wanted = match (NetClass::of(b), self.class) {
+            (Some(c), Some(only)) => c == only,
+            (found, _) => found.is_some(),
+        };
+        wanted && self.seen.insert(b.key()) && self.keep.unit() < KEEP
+    }
+}
+
+impl Iterator for Sampler<'_> {
+    type Item = Board;
+
+    fn next(&mut self) -> Option<Board> {
+        loop {
+            while let Some(b) = self.game.next() {
+                if self.kept(&b) {
+                    return Some(b);
+                }
+            }
+            let seed = self.seeds.next_u64();
+            self.game = selfplay::exploring(self.eval, 1, EXPLORE, seed).into_iter();
+        }
+    }
 }
 
 /// Chance that a self-play position is kept: fewer positions of one game,
@@ -443,9 +481,12 @@ pub fn generate(
     let path = shard.file(dir);
     let expected: Vec<usize> = shard.indices(source.count(s)).collect();
     let (mut f, done) = open_shard(&path, &header(s, source, shard), &expected)?;
-    let boards = source.positions(eval, s);
+    let mut boards = source.positions(eval, s);
+    let mut next = 0;
     for (n, &i) in expected.iter().enumerate().skip(done.len()) {
-        let r = roll_out(eval, s, i, boards[i], threads)?;
+        let board = boards.nth(i - next).expect("the run has its count of positions");
+        next = i + 1;
+        let r = roll_out(eval, s, i, board, threads)?;
         f.write_all(format!("{r}\n").as_bytes())
             .and_then(|_| f.flush())
             .and_then(|_| f.sync_data())
