@@ -435,3 +435,78 @@ fn tune_fits_each_weight_set_to_the_tables_on_a_recorded_set() {
     assert!(!ok && err.contains("--positions-from"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_mid_net_is_fitted_to_a_truth_file_and_the_engine_plays_with_it() {
+    let dir = std::env::temp_dir().join(format!("solver_cli_midnet_{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let fixture = |name: &str| format!("{}/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
+    // Given 304 positions of whole 6-checker engine games with the exact
+    // values of every move in them, and the engine's record of them
+    let (truth, record) = (fixture("n6-middle-game.truth"), fixture("n6-middle-game.moves"));
+    // When a small net is fitted to them twice
+    let fit = |out_file: &str| {
+        let args = [
+            "tune",
+            "--truth",
+            &truth,
+            "--checkers",
+            "6",
+            "--mid-net-out",
+            out_file,
+            "--hidden",
+            "4",
+            "--epochs",
+            "3",
+            "--holdout",
+            "500",
+        ];
+        let (ok, out, err) = run(&args);
+        assert!(ok, "{err}");
+        (out, std::fs::read_to_string(out_file).unwrap())
+    };
+    let (report, net) = fit(&path("a.net"));
+    // Then the report counts the samples (the middle-game positions and the
+    // positions after their moves) and the held-out error of each epoch
+    let samples = report.lines().next().unwrap();
+    assert!(samples.starts_with("mid net: "), "{report}");
+    assert!(samples.contains("500 held out; 4 hidden units"), "{report}");
+    assert!(report.contains("held out: linear WEIGHTS_MID "), "{report}");
+    assert!(report.contains("\nepoch 3: alpha 0.00200 "), "{report}");
+    // And the net is written in its text form, the same net each time
+    assert!(net.starts_with("# grasshopper mid net"), "{net}");
+    assert_eq!(fit(&path("b.net")).1, net);
+    // And the engine loaded with it searches the positions again, scored by
+    // the truth file, and chooses other moves than without it
+    let play = |mid_net: &str, out_file: &str| {
+        let args = [
+            "--mid-net",
+            mid_net,
+            "retro-quality",
+            "--truth",
+            &truth,
+            "--positions-from",
+            &record,
+            "--nodes",
+            "1500",
+            "--movetimes",
+            "0",
+            "--record",
+            out_file,
+        ];
+        let (ok, out, err) = run(&args);
+        assert!(ok, "{err}");
+        assert_eq!(covered(&out), (304, 304), "{out}");
+        std::fs::read_to_string(out_file).unwrap()
+    };
+    assert_ne!(play(&path("a.net"), &path("a.moves")), play("none", &path("none.moves")));
+    // And a file that is not a net is refused, named, with what was expected
+    let replay = ["retro-quality", "--truth", &truth, "--replay", &record];
+    let (ok, _, err) = run(&[&["--mid-net", &truth][..], &replay].concat());
+    assert!(!ok, "{err}");
+    assert!(err.contains("--mid-net ") && err.contains("n6-middle-game.truth"), "{err}");
+    assert!(err.contains("expected the first line"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

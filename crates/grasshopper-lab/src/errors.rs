@@ -99,8 +99,10 @@ pub struct Explained {
 pub struct Caps {
     pub depth: u32,
     pub nodes: u64,
-    /// Solve lost wins for their distance (the alpha-beta solver).
-    pub solve: bool,
+    /// Solve lost wins for their distance (the alpha-beta solver) at
+    /// phase levels up to this one: the late phases take it a second, a
+    /// middle-game win of 20 plies and more out of its reach.
+    pub solve_level: u8,
 }
 
 fn score_text(s: Score) -> String {
@@ -173,7 +175,8 @@ pub fn explain(
         Some(i) if i + 1 < by_depth.len() => Some(by_depth[i + 1].0),
         Some(_) => None,
     };
-    let win_plies = if value == 1 && caps.solve {
+    let level = HalfKey::of(pos).map_or(0, |u| u.level());
+    let win_plies = if value == 1 && level <= caps.solve_level {
         let mut solver = Solver::new(64);
         let sol = solver.solve(pos);
         debug_assert_eq!(sol.value, Value::Win);

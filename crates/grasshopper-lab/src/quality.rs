@@ -523,7 +523,7 @@ fn choose_all(a: &QualitySettings, positions: Vec<Position>, log: &mut dyn Write
 const EXPLAIN_CAPS: errors::Caps = errors::Caps {
     depth: 40,
     nodes: 1_000_000,
-    solve: true,
+    solve_level: 10,
 };
 
 /// Every value-losing move of `rec` on the positions the tables cover,
