@@ -2,7 +2,8 @@
 //! [`crate::eval::MID_LEFT`] checkers left and the late sets do not serve
 //! ([`crate::eval::WeightSet::Mid`]), an evaluation fitted to the exact
 //! values of the 6-checker tables (through truth files: `grasshopper tune
-//! --truth FILE --mid-net OUT`).
+//! --truth FILE --checkers 6 --mid-net-out OUT`); the shipped one is
+//! `data/mid.net`, fitted as docs/results/engine-midnet-2026-12-04.md says).
 //!
 //! The net is the linear evaluation plus a correction: its output (in the
 //! logistic units of the fits, an evaluation of [`crate::eval::K`]

@@ -5,6 +5,7 @@
 //! evaluation fitted to the tables keeps a win the old one threw away.
 
 use grasshopper_engine::{Limits, Report, Score, SearchControl, SearchOptions, Searcher};
+use grasshopper_engine::eval::{weight_set, WeightSet};
 use grasshopper_rules::{Move, Outcome, Position};
 use std::time::Duration;
 use testkit::oracle::{Exact, Oracle};
@@ -370,4 +371,25 @@ fn the_weights_fitted_to_the_tables_keep_a_six_checker_win_the_old_ones_threw_aw
     // tables before 2026-12-03, for both holders of the run, it played
     // 3/9, a draw)
     assert_eq!(best, Some(only));
+}
+
+#[test]
+fn the_middle_game_net_keeps_a_six_checker_win_the_linear_weights_threw_away() {
+    // Given a 6-checker middle-game position (nobody has scored) where the
+    // white wall on 10 imprisons Black's lone checkers on 7, 8 and 9, and
+    // White wins with 11/13 alone, the other seven moves drawing (the N = 6
+    // tables: crates/grasshopper-lab/data/quality/n6-test.truth.gz)
+    let pos: Position = "....w./bbbWw./..bb../w.bw.. w 0 0 0-0 -".parse().unwrap();
+    assert_eq!(weight_set(&pos), WeightSet::Mid);
+    assert!(grasshopper_engine::midnet::mid_net().is_some());
+    // When the engine with the shipped net searches 14,400 nodes
+    let limits = Limits {
+        nodes: Some(14_400),
+        ..Default::default()
+    };
+    let (best, _) = search(&pos, &limits, SearchOptions::default());
+    // Then it keeps the win and the prison (with the linear WEIGHTS_MID it
+    // played 10/13, freeing the three checkers: a draw;
+    // docs/engine-errors.md)
+    assert_eq!(best, Some("11/13".parse().unwrap()));
 }
