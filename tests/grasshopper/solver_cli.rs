@@ -445,7 +445,10 @@ fn a_mid_net_is_fitted_to_a_truth_file_and_the_engine_plays_with_it() {
     let fixture = |name: &str| format!("{}/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
     // Given 304 positions of whole 6-checker engine games with the exact
     // values of every move in them, and the engine's record of them
-    let (truth, record) = (fixture("n6-middle-game.truth"), fixture("n6-middle-game.moves"));
+    let (truth, record) = (
+        fixture("n6-middle-game.truth"),
+        fixture("n6-middle-game.moves"),
+    );
     // When a small net is fitted to them twice
     let fit = |out_file: &str| {
         let args = [
@@ -501,12 +504,18 @@ fn a_mid_net_is_fitted_to_a_truth_file_and_the_engine_plays_with_it() {
         assert_eq!(covered(&out), (304, 304), "{out}");
         std::fs::read_to_string(out_file).unwrap()
     };
-    assert_ne!(play(&path("a.net"), &path("a.moves")), play("none", &path("none.moves")));
+    assert_ne!(
+        play(&path("a.net"), &path("a.moves")),
+        play("none", &path("none.moves"))
+    );
     // And a file that is not a net is refused, named, with what was expected
     let replay = ["retro-quality", "--truth", &truth, "--replay", &record];
     let (ok, _, err) = run(&[&["--mid-net", &truth][..], &replay].concat());
     assert!(!ok, "{err}");
-    assert!(err.contains("--mid-net ") && err.contains("n6-middle-game.truth"), "{err}");
+    assert!(
+        err.contains("--mid-net ") && err.contains("n6-middle-game.truth"),
+        "{err}"
+    );
     assert!(err.contains("expected the first line"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

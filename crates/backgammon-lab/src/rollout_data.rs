@@ -484,7 +484,9 @@ pub fn generate(
     let mut boards = source.positions(eval, s);
     let mut next = 0;
     for (n, &i) in expected.iter().enumerate().skip(done.len()) {
-        let board = boards.nth(i - next).expect("the run has its count of positions");
+        let board = boards
+            .nth(i - next)
+            .expect("the run has its count of positions");
         next = i + 1;
         let r = roll_out(eval, s, i, board, threads)?;
         f.write_all(format!("{r}\n").as_bytes())

@@ -4,8 +4,8 @@
 //! distinct and ordered, and `searchmoves` is obeyed; and where the
 //! evaluation fitted to the tables keeps a win the old one threw away.
 
-use grasshopper_engine::{Limits, Report, Score, SearchControl, SearchOptions, Searcher};
 use grasshopper_engine::eval::{weight_set, WeightSet};
+use grasshopper_engine::{Limits, Report, Score, SearchControl, SearchOptions, Searcher};
 use grasshopper_rules::{Move, Outcome, Position};
 use std::time::Duration;
 use testkit::oracle::{Exact, Oracle};
