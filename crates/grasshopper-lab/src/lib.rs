@@ -5,6 +5,7 @@
 //! retrograde tables ([`quality`]), with each value-losing move explained
 //! ([`errors`]).
 
+mod datalines;
 pub mod errors;
 pub mod midfit;
 pub mod quality;

@@ -15,6 +15,7 @@
 //! `splitmix` crate; before it, rand_xoshiro's, the same stream), the stream
 //! the measurement has always used, so a seed keeps its positions.
 
+use crate::datalines::data_lines;
 use crate::errors;
 use crate::truth::{Judge, Truth, TruthError};
 use grasshopper_engine::{Limits, SearchControl, SearchOptions, Searcher};
@@ -225,14 +226,11 @@ impl Record {
         let mut index: HashMap<Position, usize> = HashMap::new();
         // Per setting, the choice in each position seen so far.
         let mut choices: Vec<(Setting, Vec<Option<Choice>>)> = Vec::new();
-        for (n, line) in r.lines().enumerate() {
-            let text = line.map_err(|e| RecordError::Io(path.to_path_buf(), e))?;
-            if text.starts_with('#') || text.trim().is_empty() {
-                continue;
-            }
+        for (line, text) in data_lines(r) {
+            let text = text.map_err(|e| RecordError::Io(path.to_path_buf(), e))?;
             let bad = |why: LineFault| RecordError::Line {
                 path: path.to_path_buf(),
-                line: n + 1,
+                line,
                 text: text.clone(),
                 why,
             };

@@ -15,6 +15,7 @@
 //! keeps. Reading checks what it can without the tables: the moves are the
 //! position's legal moves, and the value is the best a move keeps.
 
+use crate::datalines::data_lines;
 use crate::errors;
 use grasshopper_rules::{Move, ParseMoveError, ParsePositionError, Position};
 use grasshopper_solver::retro::RetroTables;
@@ -113,14 +114,11 @@ impl Truth {
     /// Reads a truth file written by [`Truth::write`].
     pub fn read(path: &Path, r: impl BufRead) -> Result<Truth, TruthError> {
         let mut t = Truth::default();
-        for (n, line) in r.lines().enumerate() {
-            let text = line.map_err(|e| TruthError::Io(path.to_path_buf(), e))?;
-            if text.starts_with('#') || text.trim().is_empty() {
-                continue;
-            }
+        for (line, text) in data_lines(r) {
+            let text = text.map_err(|e| TruthError::Io(path.to_path_buf(), e))?;
             let bad = |why: TruthFault| TruthError::Line {
                 path: path.to_path_buf(),
-                line: n + 1,
+                line,
                 text: text.clone(),
                 why,
             };
