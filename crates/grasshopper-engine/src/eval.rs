@@ -451,11 +451,13 @@ mod tests {
         assert!(few_left(&few));
         assert_eq!(evaluate_with(&few, &WEIGHTS), dot(&few, &WEIGHTS_FEW));
         // Six left each: the 6-checker game before anybody scores, the
-        // middle game's set.
+        // middle game's set, which the shipped network evaluates.
         let more: Position = "w.b.../w...b./....../Wb.... w 2 3 0-0 -".parse().unwrap();
         assert!(!few_left(&more));
         assert_eq!(weight_set(&more), WeightSet::Mid);
-        assert_eq!(evaluate_with(&more, &WEIGHTS), dot(&more, &WEIGHTS_MID));
+        let net = crate::midnet::mid_net().expect("the middle game's net ships");
+        assert_eq!(evaluate_with(&more, &WEIGHTS), net.evaluate(&more));
+        assert_ne!(evaluate_with(&more, &WEIGHTS), dot(&more, &WEIGHTS_MID));
         // Fourteen each: the main weights, whatever the engine's are.
         let main: Position = "w.b.../w...b./....../Wb.... w 10 11 0-0 -".parse().unwrap();
         assert_eq!(weight_set(&main), WeightSet::Main);
