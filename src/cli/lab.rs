@@ -2,6 +2,7 @@
 
 use super::{parse_checkers, CliError};
 use grasshopper_engine::eval::{WeightSet, N_FEATURES};
+use grasshopper_engine::midnet::NetRole;
 use grasshopper_engine::Player;
 use grasshopper_lab::selfplay::{read_weights, Side, WeightsFileError};
 use grasshopper_lab::truth::{Judge, Truth};
@@ -24,7 +25,7 @@ pub struct TuneArgs {
     #[arg(long, default_value_t = 400)]
     epochs: u32,
     /// File for the fitted weights.
-    #[arg(long, required_unless_present = "mid_net_out")]
+    #[arg(long, required_unless_present_any = ["mid_net_out", "late_net_out"])]
     out: Option<PathBuf>,
     /// Fit to the exact values of the retrograde tables of DIR instead of
     /// self-play results (repeatable, one --checkers each): positions of
@@ -64,18 +65,23 @@ pub struct TuneArgs {
     /// --positions-from records with their --retro): the middle-game
     /// positions and the positions after their moves; written to FILE
     /// (load it with `grasshopper --mid-net FILE ...`).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with = "late_net_out")]
     mid_net_out: Option<PathBuf>,
-    /// The mid net's hidden units.
+    /// Fit the late phases' net instead (few checkers left each, somebody
+    /// has scored), as --mid-net-out does the middle game's (load it with
+    /// `grasshopper --late-net FILE ...`).
+    #[arg(long, value_name = "FILE")]
+    late_net_out: Option<PathBuf>,
+    /// The net's hidden units.
     #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u16).range(1..=256))]
     hidden: u16,
-    /// The mid net's learning rate in the first epoch.
+    /// The net's learning rate in the first epoch.
     #[arg(long, default_value_t = 0.02)]
     alpha: f32,
-    /// The mid net's learning rate in the last epoch (falling geometrically).
+    /// The net's learning rate in the last epoch (falling geometrically).
     #[arg(long, default_value_t = 0.002)]
     alpha_end: f32,
-    /// The mid net's linear term's learning rate, relative to --alpha.
+    /// The net's linear term's learning rate, relative to --alpha.
     #[arg(long, default_value_t = 0.01)]
     linear_rate: f32,
     /// Mid net samples held out of the fit and reported on.
@@ -176,7 +182,18 @@ pub fn tune(args: TuneArgs, seed: u64) -> Result<(), CliError> {
         exclude.extend(grasshopper_lab::quality::record_positions(f)?);
     }
     if let Some(path) = &args.mid_net_out {
-        return fit_mid_net(&args, sources, &exclude, seed, path, &mut out);
+        return fit_net(NetRole::Mid, &args, sources, &exclude, seed, path, &mut out);
+    }
+    if let Some(path) = &args.late_net_out {
+        return fit_net(
+            NetRole::Late,
+            &args,
+            sources,
+            &exclude,
+            seed,
+            path,
+            &mut out,
+        );
     }
     let sets: Vec<LabelledSet<'_>> = sources
         .into_iter()
@@ -208,9 +225,10 @@ pub fn tune(args: TuneArgs, seed: u64) -> Result<(), CliError> {
     Ok(())
 }
 
-/// `tune --mid-net-out FILE`: fits the middle game's net to the sources'
-/// fixed positions and writes it.
-fn fit_mid_net(
+/// `tune --mid-net-out FILE` or `--late-net-out FILE`: fits `role`'s net
+/// to the sources' fixed positions and writes it.
+fn fit_net(
+    role: NetRole,
     args: &TuneArgs,
     sources: Vec<Source<'_>>,
     exclude: &[Position],
@@ -220,10 +238,14 @@ fn fit_mid_net(
 ) -> Result<(), CliError> {
     let mut sets = Vec::new();
     for (judge, positions) in sources {
-        let why = "--mid-net-out fits fixed positions: give --truth files or --positions-from";
-        sets.push((judge, positions.ok_or_else(|| CliError::Usage(why.into()))?));
+        let why = format!(
+            "--{}-net-out fits fixed positions: give --truth files or --positions-from",
+            role.name()
+        );
+        sets.push((judge, positions.ok_or(CliError::Usage(why))?));
     }
     let a = grasshopper_lab::midfit::MidFit {
+        role,
         hidden: args.hidden as usize,
         epochs: args.epochs,
         alpha: args.alpha,
@@ -234,7 +256,7 @@ fn fit_mid_net(
     };
     let net = grasshopper_lab::midfit::fit(&sets, exclude, &a, out)?;
     std::fs::write(path, net.to_string())?;
-    writeln!(out, "mid net written to {}", path.display())?;
+    writeln!(out, "{} net written to {}", role.name(), path.display())?;
     Ok(())
 }
 

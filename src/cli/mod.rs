@@ -20,6 +20,7 @@ mod retro;
 mod serve;
 
 use clap::{Parser, Subcommand};
+use grasshopper_engine::midnet::NetRole;
 use grasshopper_rules::Position;
 use std::path::PathBuf;
 
@@ -56,6 +57,12 @@ pub struct Cli {
     /// the subcommand.
     #[arg(long, value_name = "FILE")]
     pub mid_net: Option<PathBuf>,
+    /// Grasshopper: evaluate the late phases (few checkers left each,
+    /// somebody has scored) with this net (`tune --late-net-out FILE`)
+    /// instead of the shipped one, or with the linear late weights
+    /// (`none`); given before the subcommand.
+    #[arg(long, value_name = "FILE")]
+    pub late_net: Option<PathBuf>,
 }
 
 /// The subcommands.
@@ -235,12 +242,13 @@ fn use_nets(dir: &std::path::Path) -> Result<(), CliError> {
     backgammon_engine::player::use_nets(eval).map_err(|e| bad(&e))
 }
 
-/// `--mid-net FILE`: the middle game's net of every Grasshopper search of
-/// this process (`none`: the linear weights).
-fn use_mid_net(path: &std::path::Path) -> Result<(), CliError> {
-    use grasshopper_engine::midnet::{use_mid_net, MidNet};
-    let bad =
-        |e: &dyn std::fmt::Display| CliError::Usage(format!("--mid-net {}: {e}", path.display()));
+/// `--mid-net FILE` or `--late-net FILE`: the net of `role` in every
+/// Grasshopper search of this process (`none`: the linear weights).
+fn use_net(role: NetRole, path: &std::path::Path) -> Result<(), CliError> {
+    use grasshopper_engine::midnet::{use_net, MidNet};
+    let bad = |e: &dyn std::fmt::Display| {
+        CliError::Usage(format!("--{}-net {}: {e}", role.name(), path.display()))
+    };
     let net = match path.to_str() {
         Some("none") => None,
         _ => {
@@ -248,7 +256,7 @@ fn use_mid_net(path: &std::path::Path) -> Result<(), CliError> {
             Some(text.parse::<MidNet>().map_err(|e| bad(&e))?)
         }
     };
-    use_mid_net(net).map_err(|e| bad(&e))
+    use_net(role, net).map_err(|e| bad(&e))
 }
 
 /// The given position, or the start position with `checkers` per player.
@@ -297,7 +305,10 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         use_nets(dir)?;
     }
     if let Some(path) = &cli.mid_net {
-        use_mid_net(path)?;
+        use_net(NetRole::Mid, path)?;
+    }
+    if let Some(path) = &cli.late_net {
+        use_net(NetRole::Late, path)?;
     }
     let Some(command) = cli.command else {
         return Ok(daemon::run(cli.player, cli.seed)?);

@@ -438,7 +438,18 @@ fn tune_fits_each_weight_set_to_the_tables_on_a_recorded_set() {
 
 #[test]
 fn a_mid_net_is_fitted_to_a_truth_file_and_the_engine_plays_with_it() {
-    let dir = std::env::temp_dir().join(format!("solver_cli_midnet_{}", std::process::id()));
+    a_net_is_fitted_to_a_truth_file_and_the_engine_plays_with_it("mid");
+}
+
+#[test]
+fn a_late_net_is_fitted_to_a_truth_file_and_the_engine_plays_with_it() {
+    a_net_is_fitted_to_a_truth_file_and_the_engine_plays_with_it("late");
+}
+
+/// `tune --ROLE-net-out` and `--ROLE-net`, for the middle game's net
+/// (`mid`) and the late phases' (`late`).
+fn a_net_is_fitted_to_a_truth_file_and_the_engine_plays_with_it(role: &str) {
+    let dir = std::env::temp_dir().join(format!("solver_cli_{role}net_{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
@@ -457,36 +468,37 @@ fn a_mid_net_is_fitted_to_a_truth_file_and_the_engine_plays_with_it() {
             &truth,
             "--checkers",
             "6",
-            "--mid-net-out",
+            &format!("--{role}-net-out"),
             out_file,
             "--hidden",
             "4",
             "--epochs",
             "3",
             "--holdout",
-            "500",
+            "100",
         ];
         let (ok, out, err) = run(&args);
         assert!(ok, "{err}");
         (out, std::fs::read_to_string(out_file).unwrap())
     };
     let (report, net) = fit(&path("a.net"));
-    // Then the report counts the samples (the middle-game positions and the
+    // Then the report counts the samples (the role's positions and the
     // positions after their moves) and the held-out error of each epoch
     let samples = report.lines().next().unwrap();
-    assert!(samples.starts_with("mid net: "), "{report}");
-    assert!(samples.contains("500 held out; 4 hidden units"), "{report}");
-    assert!(report.contains("held out: linear WEIGHTS_MID "), "{report}");
+    assert!(samples.starts_with(&format!("{role} net: ")), "{report}");
+    assert!(samples.contains("100 held out; 4 hidden units"), "{report}");
+    assert!(report.contains("held out: linear weights "), "{report}");
     assert!(report.contains("\nepoch 3: alpha 0.00200 "), "{report}");
     // And the net is written in its text form, the same net each time
     assert!(net.starts_with("# grasshopper mid net"), "{net}");
     assert_eq!(fit(&path("b.net")).1, net);
     // And the engine loaded with it searches the positions again, scored by
     // the truth file, and chooses other moves than without it
-    let play = |mid_net: &str, out_file: &str| {
+    let option = format!("--{role}-net");
+    let play = |net: &str, out_file: &str| {
         let args = [
-            "--mid-net",
-            mid_net,
+            &option,
+            net,
             "retro-quality",
             "--truth",
             &truth,
@@ -510,10 +522,10 @@ fn a_mid_net_is_fitted_to_a_truth_file_and_the_engine_plays_with_it() {
     );
     // And a file that is not a net is refused, named, with what was expected
     let replay = ["retro-quality", "--truth", &truth, "--replay", &record];
-    let (ok, _, err) = run(&[&["--mid-net", &truth][..], &replay].concat());
+    let (ok, _, err) = run(&[&[option.as_str(), &truth][..], &replay].concat());
     assert!(!ok, "{err}");
     assert!(
-        err.contains("--mid-net ") && err.contains("n6-middle-game.truth"),
+        err.contains(&format!("{option} ")) && err.contains("n6-middle-game.truth"),
         "{err}"
     );
     assert!(err.contains("expected the first line"), "{err}");

@@ -400,8 +400,11 @@ pub enum WeightsError {
 /// checkers left: [`weight_set`]), in centi-points.
 pub(crate) fn evaluate_with(pos: &Position, weights: &[i32; N_FEATURES]) -> i32 {
     let set = weight_set(pos);
-    if set == WeightSet::Mid {
-        if let Some(net) = crate::midnet::mid_net() {
+    if matches!(
+        set,
+        WeightSet::Mid | WeightSet::LateUs | WeightSet::LateThem
+    ) {
+        if let Some(net) = crate::midnet::net_for(set) {
             return net.evaluate(pos);
         }
     }

@@ -15,10 +15,16 @@
 //! output, so a fresh net evaluates as `WEIGHTS_MID` does until training
 //! gives them a part.
 //!
+//! The same kind of net serves the late phases ([`NetRole::Late`]: few
+//! checkers left each and somebody has scored, where
+//! [`crate::eval::WEIGHTS_LATE_US`] and [`crate::eval::WEIGHTS_LATE_THEM`]
+//! serve without one), fitted with `--late-net-out`; the shipped one is
+//! `data/late.net` (empty: none).
+//!
 //! Its text form (`# grasshopper mid net`, then one line of sizes and one
 //! line per weight array) round-trips exactly.
 
-use crate::eval::{features, K, N_FEATURES, WEIGHTS_MID};
+use crate::eval::{features, WeightSet, K, N_FEATURES, WEIGHTS_LATE_THEM, WEIGHTS_MID};
 use grasshopper_rules::{Color, Position};
 use std::fmt;
 use std::str::FromStr;
@@ -95,11 +101,57 @@ fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
+/// What a net evaluates: the middle game or the late phases.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum NetRole {
+    /// [`WeightSet::Mid`].
+    Mid,
+    /// [`WeightSet::LateUs`] and [`WeightSet::LateThem`] (the run's holder
+    /// is one of the inputs).
+    Late,
+}
+
+impl NetRole {
+    /// Whether this role's net evaluates the positions of `set`.
+    #[inline(always)]
+    pub fn serves(self, set: WeightSet) -> bool {
+        match self {
+            NetRole::Mid => set == WeightSet::Mid,
+            NetRole::Late => matches!(set, WeightSet::LateUs | WeightSet::LateThem),
+        }
+    }
+
+    /// The linear weights a fresh net of this role starts from (the late
+    /// net: the set of the run's holder's opponent, the one with more
+    /// positions in the fits).
+    pub fn start(self) -> &'static [i32; N_FEATURES] {
+        match self {
+            NetRole::Mid => &WEIGHTS_MID,
+            NetRole::Late => &WEIGHTS_LATE_THEM,
+        }
+    }
+
+    /// The role's name in messages and options.
+    pub fn name(self) -> &'static str {
+        match self {
+            NetRole::Mid => "mid",
+            NetRole::Late => "late",
+        }
+    }
+}
+
 impl MidNet {
     /// A net that evaluates as [`WEIGHTS_MID`] (no weight from its
     /// `hidden` units to the output), its hidden weights small and random
     /// from `seed`.
     pub fn from_linear(hidden: usize, seed: u64) -> MidNet {
+        MidNet::from_weights(hidden, seed, &WEIGHTS_MID)
+    }
+
+    /// A net that evaluates as the linear `weights` (no weight from its
+    /// `hidden` units to the output), its hidden weights small and random
+    /// from `seed`.
+    pub fn from_weights(hidden: usize, seed: u64, weights: &[i32; N_FEATURES]) -> MidNet {
         let mut state = seed;
         let mut uniform = move || {
             state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -114,7 +166,7 @@ impl MidNet {
             w1: (0..INPUTS * hidden).map(|_| scale * uniform()).collect(),
             b1: (0..hidden).map(|_| 0.5 + 0.25 * uniform()).collect(),
             w2: vec![0.0; hidden],
-            linear: WEIGHTS_MID.map(|w| w as f32 / K as f32),
+            linear: weights.map(|w| w as f32 / K as f32),
             b2: 0.0,
         }
     }
@@ -311,30 +363,79 @@ fn parse_sizes(s: &str) -> Option<usize> {
     (i.parse() == Ok(INPUTS) && (1..=256).contains(&h)).then_some(h)
 }
 
-/// The net every search of this process uses in the middle game, if any:
-/// set once, before the first search ([`use_mid_net`]), or the shipped one.
-static MID_NET: OnceLock<Option<MidNet>> = OnceLock::new();
+/// A net every search of this process uses for one role, if any: set
+/// once, before the first search, or the shipped one.
+struct Served {
+    cell: OnceLock<Option<MidNet>>,
+    /// The shipped net's text (empty: none shipped, the linear sets serve).
+    shipped: &'static str,
+    role: NetRole,
+}
 
-/// The shipped net's text (empty: none shipped, `WEIGHTS_MID` serve).
-const SHIPPED: &str = include_str!("../data/mid.net");
+impl Served {
+    fn get(&'static self) -> Option<&'static MidNet> {
+        self.cell
+            .get_or_init(|| match self.shipped.trim() {
+                "" => None,
+                text => {
+                    Some(text.parse().unwrap_or_else(|e| {
+                        panic!("the shipped {} net reads: {e}", self.role.name())
+                    }))
+                }
+            })
+            .as_ref()
+    }
+
+    fn set(&'static self, net: Option<MidNet>) -> Result<(), &'static str> {
+        let busy = match self.role {
+            NetRole::Mid => "the middle game's net is already in use",
+            NetRole::Late => "the late phases' net is already in use",
+        };
+        self.cell.set(net).map_err(|_| busy)
+    }
+}
+
+static MID: Served = Served {
+    cell: OnceLock::new(),
+    shipped: include_str!("../data/mid.net"),
+    role: NetRole::Mid,
+};
+
+static LATE: Served = Served {
+    cell: OnceLock::new(),
+    shipped: include_str!("../data/late.net"),
+    role: NetRole::Late,
+};
 
 /// The middle game's net, if one serves.
 #[inline]
 pub fn mid_net() -> Option<&'static MidNet> {
-    MID_NET
-        .get_or_init(|| match SHIPPED.trim() {
-            "" => None,
-            text => Some(text.parse().expect("the shipped mid net reads")),
-        })
-        .as_ref()
+    MID.get()
 }
 
-/// Makes `net` the middle game's evaluation for the rest of the process
-/// (`None`: the linear `WEIGHTS_MID`). Refused once a search has read it.
-pub fn use_mid_net(net: Option<MidNet>) -> Result<(), &'static str> {
-    MID_NET
-        .set(net)
-        .map_err(|_| "the middle game's net is already in use")
+/// The late phases' net, if one serves.
+#[inline]
+pub fn late_net() -> Option<&'static MidNet> {
+    LATE.get()
+}
+
+/// The net that evaluates the positions of `set`, if one serves.
+#[inline(always)]
+pub fn net_for(set: WeightSet) -> Option<&'static MidNet> {
+    match set {
+        WeightSet::Mid => MID.get(),
+        WeightSet::LateUs | WeightSet::LateThem => LATE.get(),
+        _ => None,
+    }
+}
+
+/// Makes `net` the evaluation of `role`'s positions for the rest of the
+/// process (`None`: the linear sets). Refused once a search has read it.
+pub fn use_net(role: NetRole, net: Option<MidNet>) -> Result<(), &'static str> {
+    match role {
+        NetRole::Mid => MID.set(net),
+        NetRole::Late => LATE.set(net),
+    }
 }
 
 #[cfg(test)]
@@ -367,6 +468,29 @@ mod tests {
                 .sum();
             assert!((net.evaluate(&p) - linear).abs() <= 1, "{p}");
         }
+    }
+
+    #[test]
+    fn each_role_serves_its_sets_and_a_fresh_late_net_evaluates_as_its_weights() {
+        use WeightSet::*;
+        let served = |r: NetRole| {
+            [Main, Mid, Few, LateUs, LateThem]
+                .into_iter()
+                .filter(|&s| r.serves(s))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(served(NetRole::Mid), [Mid]);
+        assert_eq!(served(NetRole::Late), [LateUs, LateThem]);
+        // Black has scored once; White has six on the board against four.
+        let late: Position = "ww.b../w...b./.b.w../Wb.... w 0 0 0-1 b1".parse().unwrap();
+        assert_eq!(crate::eval::weight_set(&late), LateThem);
+        let net = MidNet::from_weights(8, 5, NetRole::Late.start());
+        let linear: i32 = features(&late)
+            .iter()
+            .zip(&WEIGHTS_LATE_THEM)
+            .map(|(f, w)| f * w)
+            .sum();
+        assert!((net.evaluate(&late) - linear).abs() <= 1, "{late}");
     }
 
     #[test]

@@ -1,8 +1,10 @@
-//! Fitting the middle game's network ([`grasshopper_engine::midnet`]) to
-//! the truth (`grasshopper tune --truth FILE --checkers 6 --mid-net OUT`).
+//! Fitting the middle game's or the late phases' network
+//! ([`grasshopper_engine::midnet`]) to the truth (`grasshopper tune --truth
+//! FILE --checkers 6 --mid-net-out OUT`, or `--late-net-out OUT`).
 //!
-//! The samples: the middle-game positions of the truth files
-//! ([`weight_set`] picks [`WeightSet::Mid`]) and the positions after each
+//! The samples: the positions of the truth files that the net's role
+//! serves ([`weight_set`] picks [`WeightSet::Mid`], or one of the late
+//! sets) and the positions after each
 //! of their moves, whose values the files hold too (the value a move keeps,
 //! negated, is the value of the position after it for the other side): a
 //! file of 57,000 positions gives about twenty times as many samples. Each
@@ -11,11 +13,13 @@
 //! `holdout` samples out of the fit, and the error on them (the mean
 //! squared error between the result, 1 win, 0.5 draw, 0 loss, and the
 //! logistic of the evaluation) is reported after each epoch beside the
-//! linear `WEIGHTS_MID`'s.
+//! linear weight sets'.
 
 use crate::truth::Judge;
-use grasshopper_engine::eval::{features, weight_set, WeightSet, K, WEIGHTS_MID};
-use grasshopper_engine::midnet::MidNet;
+#[cfg(doc)]
+use grasshopper_engine::eval::WeightSet;
+use grasshopper_engine::eval::{features, weight_set, K, WEIGHTS};
+use grasshopper_engine::midnet::{MidNet, NetRole};
 use grasshopper_rules::Position;
 use splitmix::SplitMix64;
 use std::collections::HashSet;
@@ -24,6 +28,8 @@ use std::io::{self, Write};
 /// How the net is fitted.
 #[derive(Clone, Debug)]
 pub struct MidFit {
+    /// The positions the net is for.
+    pub role: NetRole,
     pub hidden: usize,
     pub epochs: u32,
     /// Learning rate of the first epoch, falling geometrically to
@@ -37,16 +43,17 @@ pub struct MidFit {
     pub seed: u64,
 }
 
-/// One sample: a middle-game position and its result for the side to move.
+/// One sample: a position of the role and its result for the side to move.
 #[derive(Copy, Clone)]
 struct Sample {
     pos: Position,
     y: f32,
 }
 
-/// The middle-game positions of `judge`'s `positions` and after their
+/// The positions of `role` among `judge`'s `positions` and after their
 /// moves, each once, those in `exclude` left out, added to `out`.
 fn collect(
+    role: NetRole,
     judge: &dyn Judge,
     positions: &[Position],
     exclude: &HashSet<u128>,
@@ -55,7 +62,7 @@ fn collect(
 ) {
     let mut add = |pos: Position, value: i8| {
         let key = pos.canonical_key();
-        if weight_set(&pos) == WeightSet::Mid && !exclude.contains(&key) && seen.insert(key) {
+        if role.serves(weight_set(&pos)) && !exclude.contains(&key) && seen.insert(key) {
             let y = (value as f32 + 1.0) / 2.0;
             out.push(Sample { pos, y });
         }
@@ -87,17 +94,14 @@ fn error(samples: &[Sample], eval: impl Fn(&Position) -> f32) -> f64 {
     total / samples.len().max(1) as f64
 }
 
-/// The linear middle set's evaluation in logistic units.
+/// The linear evaluation of `pos` (its weight set's) in logistic units.
 fn linear(pos: &Position) -> f32 {
-    let e: i32 = features(pos)
-        .iter()
-        .zip(&WEIGHTS_MID)
-        .map(|(f, w)| f * w)
-        .sum();
+    let weights = weight_set(pos).weights(&WEIGHTS);
+    let e: i32 = features(pos).iter().zip(weights).map(|(f, w)| f * w).sum();
     e as f32 / K as f32
 }
 
-/// Fits a net to the middle-game samples of the `sets` (each a judge and
+/// Fits a net to the samples of `a.role` in the `sets` (each a judge and
 /// its positions), `exclude`'s positions left out; reports to `out`.
 pub fn fit(
     sets: &[(&dyn Judge, Vec<Position>)],
@@ -108,7 +112,7 @@ pub fn fit(
     let exclude: HashSet<u128> = exclude.iter().map(|p| p.canonical_key()).collect();
     let (mut seen, mut samples) = (HashSet::new(), Vec::new());
     for (judge, positions) in sets {
-        collect(*judge, positions, &exclude, &mut seen, &mut samples);
+        collect(a.role, *judge, positions, &exclude, &mut seen, &mut samples);
     }
     let mut rng = SplitMix64::new(a.seed);
     shuffle(&mut samples, &mut rng);
@@ -119,17 +123,14 @@ pub fn fit(
     let losses = train.iter().filter(|s| s.y == 0.0).count();
     writeln!(
         out,
-        "mid net: {} samples (wins {wins}, draws {}, losses {losses}), {held} held out; {} hidden units",
+        "{} net: {} samples (wins {wins}, draws {}, losses {losses}), {held} held out; {} hidden units",
+        a.role.name(),
         train.len(),
         train.len() - wins - losses,
         a.hidden
     )?;
-    writeln!(
-        out,
-        "held out: linear WEIGHTS_MID {:.5}",
-        error(test, linear)
-    )?;
-    let mut net = MidNet::from_linear(a.hidden, a.seed);
+    writeln!(out, "held out: linear weights {:.5}", error(test, linear))?;
+    let mut net = MidNet::from_weights(a.hidden, a.seed, a.role.start());
     let fall = (a.alpha_end / a.alpha).powf(1.0 / (a.epochs.max(2) - 1) as f32);
     let mut alpha = a.alpha;
     for epoch in 1..=a.epochs {
@@ -194,6 +195,7 @@ mod tests {
             .map(|i| start.playout(4 + i % 9, |n| (i * 7 + 3) % n))
             .collect();
         let a = MidFit {
+            role: NetRole::Mid,
             hidden: 16,
             epochs: 12,
             alpha: 0.05,
