@@ -2,7 +2,8 @@
 //! greedy one-ply player that takes a win when it has one and otherwise the
 //! move the evaluation likes best.
 
-use super::eval::{evaluate_with, N_FEATURES};
+use super::eval::N_FEATURES;
+use super::evaluate::evaluate_with;
 use grasshopper_rules::{Move, Outcome, Position};
 use rand::Rng;
 

@@ -31,6 +31,7 @@ mod baseline;
 pub mod bench;
 mod driver;
 pub mod eval;
+mod evaluate;
 pub mod midnet;
 mod time;
 mod tt;

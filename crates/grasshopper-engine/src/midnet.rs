@@ -457,16 +457,16 @@ mod tests {
         ps
     }
 
+    /// The linear evaluation of `p` with `weights`.
+    fn dot(p: &Position, weights: &[i32; N_FEATURES]) -> i32 {
+        features(p).iter().zip(weights).map(|(f, w)| f * w).sum()
+    }
+
     #[test]
     fn a_fresh_net_evaluates_as_the_linear_middle_set() {
         let net = MidNet::from_linear(16, 1);
         for p in middle() {
-            let linear: i32 = features(&p)
-                .iter()
-                .zip(&WEIGHTS_MID)
-                .map(|(f, w)| f * w)
-                .sum();
-            assert!((net.evaluate(&p) - linear).abs() <= 1, "{p}");
+            assert!((net.evaluate(&p) - dot(&p, &WEIGHTS_MID)).abs() <= 1, "{p}");
         }
     }
 
@@ -485,11 +485,7 @@ mod tests {
         let late: Position = "ww.b../w...b./.b.w../Wb.... w 0 0 0-1 b1".parse().unwrap();
         assert_eq!(crate::eval::weight_set(&late), LateThem);
         let net = MidNet::from_weights(8, 5, NetRole::Late.start());
-        let linear: i32 = features(&late)
-            .iter()
-            .zip(&WEIGHTS_LATE_THEM)
-            .map(|(f, w)| f * w)
-            .sum();
+        let linear = dot(&late, &WEIGHTS_LATE_THEM);
         assert!((net.evaluate(&late) - linear).abs() <= 1, "{late}");
     }
 

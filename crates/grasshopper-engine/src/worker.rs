@@ -10,7 +10,8 @@
 //! an even-looking position, and what lets proved table entries be trusted at
 //! any depth.
 
-use crate::eval::{evaluate_with, N_FEATURES};
+use crate::eval::N_FEATURES;
+use crate::evaluate::evaluate_with;
 use crate::time::TimeCheck;
 use crate::tt::{Bound, Entry, Tt};
 use grasshopper_rules::{Move, MoveKind, Position};

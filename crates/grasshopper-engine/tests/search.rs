@@ -393,3 +393,27 @@ fn the_middle_game_net_keeps_a_six_checker_win_the_linear_weights_threw_away() {
     // docs/engine-errors.md)
     assert_eq!(best, Some("11/13".parse().unwrap()));
 }
+
+#[test]
+fn the_late_net_keeps_a_six_checker_win_the_linear_late_weights_threw_away() {
+    // Given a late 6-checker position (White has scored once and holds the
+    // run) that Black wins with 8/14 alone, the other eighteen moves
+    // drawing (the solver proves it; one of the late test set:
+    // docs/results/engine-latenet-2026-12-04.md)
+    let pos: Position = ".w.w../bb.b../wbb.../w.b... b 0 0 1-0 w1".parse().unwrap();
+    assert_eq!(weight_set(&pos), WeightSet::LateThem);
+    assert!(grasshopper_engine::midnet::late_net().is_some());
+    let mut solver = grasshopper_solver::Solver::new(64);
+    let solution = solver.solve(&pos);
+    assert_eq!(solution.value, grasshopper_solver::Value::Win);
+    let only: Move = "8/14".parse().unwrap();
+    assert_eq!(solver.best_moves(&pos, &solution), vec![only]);
+    // When the engine with the shipped late net searches 14,400 nodes
+    let limits = Limits {
+        nodes: Some(14_400),
+        ..Default::default()
+    };
+    let (best, _) = search(&pos, &limits, SearchOptions::default());
+    // Then it keeps the win (with WEIGHTS_LATE_THEM it played 15/21, a draw)
+    assert_eq!(best, Some(only));
+}
