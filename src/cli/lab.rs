@@ -84,7 +84,7 @@ pub struct TuneArgs {
     /// The net's linear term's learning rate, relative to --alpha.
     #[arg(long, default_value_t = 0.01)]
     linear_rate: f32,
-    /// Mid net samples held out of the fit and reported on.
+    /// Net samples held out of the fit and reported on.
     #[arg(long, default_value_t = 20_000)]
     holdout: usize,
 }
@@ -146,6 +146,15 @@ fn fitted_set(name: &str) -> Result<WeightSet, CliError> {
         })
 }
 
+impl TuneArgs {
+    /// The net to fit and its file (`--mid-net-out` or `--late-net-out`),
+    /// if one is asked for instead of weights.
+    fn net_out(&self) -> Option<(NetRole, &std::path::Path)> {
+        let mid = self.mid_net_out.as_deref().map(|p| (NetRole::Mid, p));
+        mid.or_else(|| self.late_net_out.as_deref().map(|p| (NetRole::Late, p)))
+    }
+}
+
 /// Runs `tune`.
 pub fn tune(args: TuneArgs, seed: u64) -> Result<(), CliError> {
     let judged = args.retro.len() + args.truth.len();
@@ -181,19 +190,8 @@ pub fn tune(args: TuneArgs, seed: u64) -> Result<(), CliError> {
     for f in &args.exclude {
         exclude.extend(grasshopper_lab::quality::record_positions(f)?);
     }
-    if let Some(path) = &args.mid_net_out {
-        return fit_net(NetRole::Mid, &args, sources, &exclude, seed, path, &mut out);
-    }
-    if let Some(path) = &args.late_net_out {
-        return fit_net(
-            NetRole::Late,
-            &args,
-            sources,
-            &exclude,
-            seed,
-            path,
-            &mut out,
-        );
+    if let Some((role, path)) = args.net_out() {
+        return fit_net(role, &args, sources, &exclude, seed, path, &mut out);
     }
     let sets: Vec<LabelledSet<'_>> = sources
         .into_iter()

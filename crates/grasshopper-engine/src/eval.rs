@@ -325,6 +325,13 @@ fn side(pos: &Position, c: Color) -> Side {
     }
 }
 
+/// The linear evaluation of `pos` with `weights`, in centi-points: the
+/// features' dot product with the weights.
+#[inline(always)]
+pub fn linear(pos: &Position, weights: &[i32; N_FEATURES]) -> i32 {
+    features(pos).iter().zip(weights).map(|(f, w)| f * w).sum()
+}
+
 /// The feature vector of `pos` from the side to move's point of view.
 pub fn features(pos: &Position) -> [i32; N_FEATURES] {
     let us_c = pos.side_to_move();

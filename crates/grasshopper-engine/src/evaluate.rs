@@ -3,7 +3,7 @@
 //! sets of [`crate::eval`] elsewhere. Its own module so that the
 //! features and the nets built on them do not depend on each other.
 
-use crate::eval::{features, weight_set, WeightSet, N_FEATURES};
+use crate::eval::{linear, weight_set, N_FEATURES};
 use crate::midnet::net_for;
 use grasshopper_rules::Position;
 
@@ -12,22 +12,19 @@ use grasshopper_rules::Position;
 /// checkers left: [`weight_set`]), in centi-points.
 pub(crate) fn evaluate_with(pos: &Position, weights: &[i32; N_FEATURES]) -> i32 {
     let set = weight_set(pos);
-    if matches!(
-        set,
-        WeightSet::Mid | WeightSet::LateUs | WeightSet::LateThem
-    ) {
-        if let Some(net) = net_for(set) {
-            return net.evaluate(pos);
-        }
+    match net_for(set) {
+        Some(net) => net.evaluate(pos),
+        None => linear(pos, set.weights(weights)),
     }
-    let weights = set.weights(weights);
-    features(pos).iter().zip(weights).map(|(f, w)| f * w).sum()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::{few_left, WEIGHTS, WEIGHTS_FEW, WEIGHTS_LATE_THEM, WEIGHTS_MID};
+    use crate::eval::{
+        features, few_left, linear as dot, WeightSet, WEIGHTS, WEIGHTS_FEW, WEIGHTS_LATE_THEM,
+        WEIGHTS_MID,
+    };
 
     #[test]
     fn a_position_and_its_colour_mirror_evaluate_alike() {
@@ -36,10 +33,6 @@ mod tests {
         let b: Position = "b.w.../b...w./....../Bw.... b 9 8 0-0 -".parse().unwrap();
         assert_eq!(features(&a), features(&b));
         assert_eq!(evaluate_with(&a, &WEIGHTS), evaluate_with(&b, &WEIGHTS));
-    }
-
-    fn dot(pos: &Position, w: &[i32; N_FEATURES]) -> i32 {
-        features(pos).iter().zip(w).map(|(f, w)| f * w).sum()
     }
 
     #[test]

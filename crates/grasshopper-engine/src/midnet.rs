@@ -441,6 +441,7 @@ pub fn use_net(role: NetRole, net: Option<MidNet>) -> Result<(), &'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::linear as dot;
 
     /// Middle-game positions: two of the 6-checker game, and one eight
     /// plies into it.
@@ -455,11 +456,6 @@ mod tests {
         let start = Position::start(6).expect("6 checkers");
         ps.push(start.playout(8, |n| n / 2));
         ps
-    }
-
-    /// The linear evaluation of `p` with `weights`.
-    fn dot(p: &Position, weights: &[i32; N_FEATURES]) -> i32 {
-        features(p).iter().zip(weights).map(|(f, w)| f * w).sum()
     }
 
     #[test]

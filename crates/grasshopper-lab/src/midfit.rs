@@ -18,7 +18,7 @@
 use crate::truth::Judge;
 #[cfg(doc)]
 use grasshopper_engine::eval::WeightSet;
-use grasshopper_engine::eval::{features, weight_set, K, WEIGHTS};
+use grasshopper_engine::eval::{linear as linear_eval, weight_set, K, WEIGHTS};
 use grasshopper_engine::midnet::{MidNet, NetRole};
 use grasshopper_rules::Position;
 use splitmix::SplitMix64;
@@ -96,9 +96,7 @@ fn error(samples: &[Sample], eval: impl Fn(&Position) -> f32) -> f64 {
 
 /// The linear evaluation of `pos` (its weight set's) in logistic units.
 fn linear(pos: &Position) -> f32 {
-    let weights = weight_set(pos).weights(&WEIGHTS);
-    let e: i32 = features(pos).iter().zip(weights).map(|(f, w)| f * w).sum();
-    e as f32 / K as f32
+    linear_eval(pos, weight_set(pos).weights(&WEIGHTS)) as f32 / K as f32
 }
 
 /// Fits a net to the samples of `a.role` in the `sets` (each a judge and
