@@ -156,6 +156,10 @@ pub struct FitArgs {
     /// containment, anchor, contact pips; they start with no weight).
     #[arg(long)]
     pub contact_extra: bool,
+    /// Give the crashed net the same extra inputs first (they matter most
+    /// where a side is closed out or bearing in against an anchor).
+    #[arg(long)]
+    pub crashed_extra: bool,
     /// Train as generation 5 was: a second layer's error does not reach
     /// the first layer (by default it does: the full gradient).
     #[arg(long)]
@@ -316,6 +320,9 @@ fn fit(a: FitArgs, out: &mut impl Write) -> Result<(), BackgammonError> {
     eval.contact = contact.apply(&eval.contact, fresh(0), 0xC0A7)?;
     if a.contact_extra {
         eval.contact = eval.contact.with_inputs(CONTACT_INPUTS)?;
+    }
+    if a.crashed_extra {
+        eval.crashed = eval.crashed.with_inputs(CONTACT_INPUTS)?;
     }
     if a.second_detached {
         for net in [&mut eval.contact, &mut eval.crashed, &mut eval.race] {

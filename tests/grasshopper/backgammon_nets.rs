@@ -112,3 +112,54 @@ fn a_subcommand_without_its_own_nets_plays_the_global_ones() {
     // Without it, the shipped nets against generation 4's.
     assert!(!first_line(&duel).contains(": +0.0000 ± 0.0000 points"));
 }
+
+/// The input count in the header of the net file at `path`.
+fn net_inputs(path: &Path) -> u32 {
+    let bytes = std::fs::read(path).unwrap();
+    u32::from_le_bytes(bytes[8..12].try_into().unwrap())
+}
+
+#[test]
+fn a_crashed_net_fitted_with_the_extra_inputs_reads_them_and_plays() {
+    let dir = nets_dir("crashed-extra", Path::new("."), &[]);
+    let (data, out) = (dir.join("data"), dir.join("nets"));
+    let (data_s, out_s) = (data.to_str().unwrap(), out.to_str().unwrap());
+    let generate = ["backgammon", "rollout-data", "generate", "--positions", "6"];
+    let generate = [&generate[..], &["--trials", "2", "--class", "crashed"]].concat();
+    first_line(&[&generate[..], &["--seed", "5", "--out", data_s]].concat());
+    let file = data.join("shard-1-of-1.txt");
+    let fit = [
+        "backgammon",
+        "rollout-data",
+        "fit",
+        "--data",
+        file.to_str().unwrap(),
+    ];
+    let fit = [
+        &fit[..],
+        &["--epochs", "1", "--holdout", "2", "--out", out_s],
+    ]
+    .concat();
+    assert!(first_line(&[&fit[..], &["--crashed-extra"]].concat()).contains("fitted to 4 "));
+    let shipped = repo("crates/backgammon-engine/data");
+    assert_eq!(net_inputs(&shipped.join("crashed.net")), 212);
+    assert_eq!(net_inputs(&out.join("crashed.net")), 222);
+    assert_eq!(
+        net_inputs(&out.join("contact.net")),
+        net_inputs(&shipped.join("contact.net"))
+    );
+    // The daemon loads the wider crashed net and plays the first crashed
+    // position of the run with it.
+    let text = std::fs::read_to_string(&file).unwrap();
+    let line = text.lines().find(|l| !l.starts_with('#')).unwrap();
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(fields[2], "crashed", "{line}");
+    let mut e = Engine::start(crate::BIN, &["--nets", out_s]);
+    e.send("ubgi");
+    e.recv_until(|l| l == "ubgiok");
+    e.send("set engine.ply 1");
+    e.send(&format!("position gnubgid {}", fields[1]));
+    e.send("dice 6 5");
+    e.send("go chequer");
+    e.recv_until(|l| l.starts_with("bestmove "));
+}
