@@ -1,6 +1,7 @@
 //! `backgammon errors`: its arguments, read into the backgammon lab's
 //! settings and judged there (`backgammon_lab::errors`).
 
+use backgammon_lab::class::NetClass;
 use backgammon_lab::errors::{self, ErrorsSettings};
 use std::io::Write;
 use std::path::PathBuf;
@@ -28,6 +29,9 @@ pub struct ErrorsArgs {
     /// The judge's plies in GNU Backgammon's counting (2 = its 2-ply).
     #[arg(long, default_value_t = 2)]
     pub judge_plies: u8,
+    /// Only positions of this class: contact, crashed or race.
+    #[arg(long)]
+    pub class: Option<NetClass>,
 }
 
 /// Runs `backgammon errors`.
@@ -39,6 +43,7 @@ pub fn run(a: ErrorsArgs, out: &mut impl Write) -> Result<(), super::bgerror::Ba
         plies: a.plies,
         gnubg: a.gnubg,
         judge_plies: a.judge_plies,
+        class: a.class,
     };
     Ok(errors::run(&settings, out)?)
 }

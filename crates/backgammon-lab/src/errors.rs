@@ -5,6 +5,7 @@
 //! a player's error on a position is the best move's equity less that of
 //! the move it chose, in millipoints.
 
+use crate::class::NetClass;
 use crate::gnubg::{self, GnubgError, Job};
 use crate::recorded::{self, RecordsError};
 use crate::selfplay::positions;
@@ -31,6 +32,9 @@ pub struct ErrorsSettings {
     pub gnubg: PathBuf,
     /// The judge's plies in GNU Backgammon's counting (2 = its 2-ply).
     pub judge_plies: u8,
+    /// Only positions of this class (ours, which is gnubg's), to judge the
+    /// net of one class where it is a small part of the games.
+    pub class: Option<NetClass>,
 }
 
 /// Why `backgammon errors` stopped.
@@ -77,7 +81,7 @@ struct Case {
 pub fn run(a: &ErrorsSettings, out: &mut impl Write) -> Result<(), ErrorsError> {
     let (rolls, origin) = match &a.records {
         Some(path) => (
-            record_rolls(path, a.positions)?,
+            record_rolls(path, a.positions, a.class)?,
             format!("the records of {}", path.display()),
         ),
         None => (
@@ -89,8 +93,9 @@ pub fn run(a: &ErrorsSettings, out: &mut impl Write) -> Result<(), ErrorsError> 
     let judged = judge(a, &cases)?;
     writeln!(
         out,
-        "{} positions with a choice from {origin}, judged by gnubg {}-ply, cubeless money equity",
+        "{} {}positions with a choice from {origin}, judged by gnubg {}-ply, cubeless money equity",
         cases.len(),
+        a.class.map_or(String::new(), |c| format!("{c} ")),
         a.judge_plies
     )?;
     // gnubg 0-ply's choice: its best move at 0-ply.
@@ -125,7 +130,7 @@ fn self_play_rolls(a: &ErrorsSettings) -> Vec<(Board, Dice)> {
         {
             let dice: Dice = rng.dice();
             board.legal_moves_into(dice, &mut moves);
-            if moves.len() >= 2 && out.len() < a.positions {
+            if moves.len() >= 2 && out.len() < a.positions && of_class(a.class, &board) {
                 out.push((board, dice));
             }
         }
@@ -137,12 +142,16 @@ fn self_play_rolls(a: &ErrorsSettings) -> Vec<(Board, Dice)> {
 /// Up to `n` positions where a player of the recorded games moved with a
 /// choice (board seen by the mover, and the dice), spread evenly over the
 /// records.
-fn record_rolls(path: &Path, n: usize) -> Result<Vec<(Board, Dice)>, ErrorsError> {
+fn record_rolls(
+    path: &Path,
+    n: usize,
+    class: Option<NetClass>,
+) -> Result<Vec<(Board, Dice)>, ErrorsError> {
     let mut all = Vec::new();
     recorded::replay(path, |game, turn| {
         let board = *game.board();
         if let Some(roll) = &turn.roll {
-            if board.legal_moves(roll.dice).len() >= 2 {
+            if board.legal_moves(roll.dice).len() >= 2 && of_class(class, &board) {
                 all.push((board, roll.dice));
             }
         }
@@ -154,6 +163,11 @@ fn record_rolls(path: &Path, n: usize) -> Result<Vec<(Board, Dice)>, ErrorsError
     Ok((0..n.min(all.len()))
         .map(|k| all[(k as f64 * step) as usize])
         .collect())
+}
+
+/// True when `board` is of `class` (any board when there is none).
+fn of_class(class: Option<NetClass>, board: &Board) -> bool {
+    class.is_none_or(|c| NetClass::of(board) == Some(c))
 }
 
 /// Each position's legal moves and our choices among them.
@@ -290,7 +304,7 @@ mod tests {
         // The workspace's fixture, the records of a money session.
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
         let path = root.join("fixtures/backgammon-money.pgn");
-        let all = record_rolls(&path, 1000).unwrap();
+        let all = record_rolls(&path, 1000, None).unwrap();
         // Black opens with 5-6 from the start position (1... 56:24/13).
         assert_eq!(all[0], (Board::START, Dice::new(5, 6).unwrap()));
         // 48 plies, of which the passes and forced moves offer no choice.
@@ -298,10 +312,17 @@ mod tests {
         for (board, dice) in &all {
             assert!(board.legal_moves(*dice).len() >= 2);
         }
-        let five = record_rolls(&path, 5).unwrap();
+        let five = record_rolls(&path, 5, None).unwrap();
         assert_eq!(five.len(), 5);
         assert_eq!(five[0], all[0]);
         assert!(five.iter().all(|r| all.contains(r)));
-        assert!(record_rolls(Path::new("no/such.pgn"), 5).is_err());
+        assert!(record_rolls(Path::new("no/such.pgn"), 5, None).is_err());
+        // One class only: the race positions of the game, all of them race.
+        let race = record_rolls(&path, 1000, Some(NetClass::Race)).unwrap();
+        assert!(!race.is_empty() && race.len() < all.len(), "{}", race.len());
+        assert!(race
+            .iter()
+            .all(|(b, _)| NetClass::of(b) == Some(NetClass::Race)));
+        assert!(race.iter().all(|r| all.contains(r)));
     }
 }
