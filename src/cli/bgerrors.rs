@@ -32,6 +32,10 @@ pub struct ErrorsArgs {
     /// Only positions of this class: contact, crashed or race.
     #[arg(long)]
     pub class: Option<NetClass>,
+    /// List this many of the first player's worst moves: position, dice,
+    /// our move and the judge's best with their equities, gnubg 0-ply's.
+    #[arg(long, default_value_t = 0)]
+    pub worst: usize,
 }
 
 /// Runs `backgammon errors`.
@@ -44,6 +48,7 @@ pub fn run(a: ErrorsArgs, out: &mut impl Write) -> Result<(), super::bgerror::Ba
         gnubg: a.gnubg,
         judge_plies: a.judge_plies,
         class: a.class,
+        worst: a.worst,
     };
     Ok(errors::run(&settings, out)?)
 }

@@ -35,6 +35,8 @@ pub struct ErrorsSettings {
     /// Only positions of this class (ours, which is gnubg's), to judge the
     /// net of one class where it is a small part of the games.
     pub class: Option<NetClass>,
+    /// List this many of the first player's worst moves (after the rates).
+    pub worst: usize,
 }
 
 /// Why `backgammon errors` stopped.
@@ -111,6 +113,46 @@ pub fn run(a: &ErrorsSettings, out: &mut impl Write) -> Result<(), ErrorsError> 
             .map(|(v, c)| error_of(v, c.ours[k]))
             .collect();
         writeln!(out, "{}", summary(&format!("grasshopper {plies}-ply"), &e))?;
+    }
+    if a.worst > 0 && !a.plies.is_empty() {
+        worst(out, a, &rolls, &cases, &judged)?;
+    }
+    Ok(())
+}
+
+/// The `a.worst` positions where our first player errs most, worst first:
+/// the position (gnubg position ID, player on roll), the dice, our move and
+/// the judge's best with their equities, and gnubg 0-ply's move.
+fn worst(
+    out: &mut impl Write,
+    a: &ErrorsSettings,
+    rolls: &[(Board, Dice)],
+    cases: &[Case],
+    judged: &[Vec<(f64, f64)>],
+) -> Result<(), ErrorsError> {
+    let cost = |i: usize| error_of(&judged[i], cases[i].ours[0]);
+    let mut idx: Vec<usize> = (0..cases.len()).filter(|&i| cost(i) > 0.0).collect();
+    idx.sort_by(|&x, &y| cost(y).total_cmp(&cost(x)));
+    writeln!(out, "worst moves of grasshopper {}-ply", a.plies[0])?;
+    let mut moves = Box::<MoveList>::default();
+    for &i in idx.iter().take(a.worst) {
+        let (board, dice) = rolls[i];
+        board.legal_moves_into(dice, &mut moves);
+        let v = &judged[i];
+        let text = |k: usize| board.move_text(&moves.moves()[k]);
+        let (ours, best) = (cases[i].ours[0], argmax(v.iter().map(|x| x.1)));
+        let zero = argmax(v.iter().map(|x| x.0));
+        writeln!(
+            out,
+            "  {} {dice}: ours {} {:+.3}, judge's best {} {:+.3}, gnubg 0-ply {}: error {:.1}",
+            board.position_id(),
+            text(ours),
+            v[ours].1,
+            text(best),
+            v[best].1,
+            text(zero),
+            1000.0 * cost(i)
+        )?;
     }
     Ok(())
 }
@@ -297,6 +339,54 @@ mod tests {
         assert_eq!(error_of(&v, 1), 0.0);
         assert!((error_of(&v, 2) - 1.4).abs() < 1e-12);
         assert!(summary("x", &[0.0, 0.002]).starts_with("x: 1.0 ± "));
+    }
+
+    #[test]
+    fn the_worst_list_names_our_move_and_the_judges_best() {
+        let dice = Dice::new(3, 1).unwrap();
+        let moves = Board::START.legal_moves(dice);
+        let afters: Vec<_> = moves.boards().iter().map(after).collect();
+        let n = afters.len();
+        let case = |ours| Case {
+            afters: afters.clone(),
+            ours: vec![ours],
+        };
+        // The judge likes move 2 best; we chose move 0 in the first
+        // position (error 0.25) and move 2 in the second (no error).
+        let values: Vec<(f64, f64)> = (0..n)
+            .map(|k| if k == 2 { (0.0, 0.15) } else { (0.1, -0.1) })
+            .collect();
+        let a = ErrorsSettings {
+            positions: 2,
+            seed: 1,
+            records: None,
+            plies: vec![1],
+            gnubg: PathBuf::new(),
+            judge_plies: 2,
+            class: None,
+            worst: 5,
+        };
+        let rolls = [(Board::START, dice), (Board::START, dice)];
+        let mut out = Vec::new();
+        worst(
+            &mut out,
+            &a,
+            &rolls,
+            &[case(0), case(2)],
+            &[values.clone(), values],
+        )
+        .unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 2, "{text}");
+        let text_of = |k: usize| Board::START.move_text(&moves.moves()[k]);
+        let expected = format!(
+            "  4HPwATDgc/ABMA 31: ours {} -0.100, judge's best {} +0.150, gnubg 0-ply {}: error 250.0",
+            text_of(0),
+            text_of(2),
+            text_of(0)
+        );
+        assert_eq!(lines[1], expected);
     }
 
     #[test]
