@@ -2,6 +2,8 @@
 //! own training) instead of the shipped ones; a directory without nets is
 //! refused at the start, naming the file.
 
+use backgammon_engine::features::CONTACT_WIDTHS;
+use backgammon_engine::net::Net;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use testkit::transcript::Engine;
@@ -113,10 +115,11 @@ fn a_subcommand_without_its_own_nets_plays_the_global_ones() {
     assert!(!first_line(&duel).contains(": +0.0000 ± 0.0000 points"));
 }
 
-/// The input count in the header of the net file at `path`.
-fn net_inputs(path: &Path) -> u32 {
+/// The inputs of the contact or crashed net in the file at `path`, as the
+/// engine reads it.
+fn net_inputs(path: &Path) -> usize {
     let bytes = std::fs::read(path).unwrap();
-    u32::from_le_bytes(bytes[8..12].try_into().unwrap())
+    Net::from_bytes(&bytes, &CONTACT_WIDTHS).unwrap().inputs()
 }
 
 #[test]
