@@ -84,6 +84,13 @@ pub struct GenerateArgs {
     /// into the net (the trial settings are then unused).
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=3))]
     pub look: Option<u8>,
+    /// Label, instead of each sampled position, the positions after its
+    /// best K moves (by the nets at 1-ply) for a seeded roll: the
+    /// candidates a move choice compares, which the nets must rank. With
+    /// --class, the sampled positions are of the class (their siblings
+    /// may not be); --positions counts siblings (records: all of theirs).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=32))]
+    pub siblings: Option<u8>,
     /// Take the positions from these match records (games against GNU
     /// Backgammon, say: `grasshopper match ... --pgn FILE`) instead of
     /// self-play: the distinct positions before each roll, in the order
@@ -204,6 +211,7 @@ fn generate(a: GenerateArgs, out: &mut impl Write) -> Result<(), BackgammonError
             .transpose()
             .map_err(rollout_data::DataError::from)?,
         look: a.look,
+        siblings: a.siblings,
     };
     let shard = Shard::new(a.shard, a.of)?;
     let eval = player::nets_or_dir(a.nets.as_deref())?;

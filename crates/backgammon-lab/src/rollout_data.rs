@@ -19,7 +19,7 @@ use backgammon_engine::cube::CubeState;
 use backgammon_engine::eval::{equity, Evaluator};
 use backgammon_engine::files::fnv1a;
 use backgammon_engine::rollout::{rollout, RolloutError, Settings, Target};
-use backgammon_rules::{Board, SplitMix};
+use backgammon_rules::{Board, MoveList, RollDice, Side, SplitMix};
 use std::collections::HashSet;
 use std::fmt;
 use std::io::{self, Write};
@@ -43,6 +43,11 @@ pub struct DataSettings {
     /// the search's values, to distil into the net; cheap (2 rolls: about
     /// 30 positions a second) but inheriting part of the nets' errors.
     pub look: Option<u8>,
+    /// Instead of the sampled positions themselves, the positions after
+    /// the best this many moves (by the nets at 1-ply) of a seeded roll in
+    /// each ([`siblings`]): the candidates a move choice compares, bad ones
+    /// included, which the nets must tell apart.
+    pub siblings: Option<u8>,
 }
 
 impl fmt::Display for DataSettings {
@@ -62,6 +67,9 @@ impl fmt::Display for DataSettings {
         // Only when set: the runs made before the option keep their header.
         if let Some(k) = self.look {
             write!(f, " look {k}")?;
+        }
+        if let Some(k) = self.siblings {
+            write!(f, " siblings {k}")?;
         }
         Ok(())
     }
@@ -135,10 +143,10 @@ impl Source {
     /// How many positions the run has: `s.positions`, fewer when the
     /// records hold fewer. Known before the (slow) self-play sample, so a
     /// shard file of another run is refused at once.
-    fn count(&self, s: &DataSettings) -> usize {
+    fn count(&self, eval: &Evaluator, s: &DataSettings) -> usize {
         match self {
             Source::SelfPlay => s.positions,
-            Source::Records { boards, .. } => recorded_run(boards, s).count(),
+            Source::Records { .. } => self.positions(eval, s).count(),
         }
     }
 
@@ -151,20 +159,62 @@ impl Source {
         eval: &'a Evaluator,
         s: &DataSettings,
     ) -> Box<dyn Iterator<Item = Board> + 'a> {
-        match self {
-            Source::SelfPlay => Box::new(Sampler::new(eval, s.seed, s.class).take(s.positions)),
+        let parents: Box<dyn Iterator<Item = Board> + 'a> = match self {
+            Source::SelfPlay => Box::new(Sampler::new(eval, s.seed, s.class)),
             Source::Records { boards, .. } => Box::new(recorded_run(boards, s).copied()),
+        };
+        let all = match s.siblings {
+            Some(k) => Box::new(siblings(eval, parents, k, s.seed)),
+            None => parents,
+        };
+        match self {
+            Source::SelfPlay => Box::new(all.take(s.positions)),
+            Source::Records { .. } => all,
         }
     }
 }
 
-/// The recorded positions a run of `s` takes, in order.
+/// The recorded positions a run of `s` takes, in order (with siblings, the
+/// parents of its positions).
 fn recorded_run<'a>(boards: &'a [Board], s: &DataSettings) -> impl Iterator<Item = &'a Board> {
     let class = s.class;
     boards
         .iter()
         .filter(move |b| class.is_none() || NetClass::of(b) == class)
         .take(s.positions)
+}
+
+/// The siblings of each of `parents` in turn: for a roll drawn from `seed`
+/// (one a parent, in order), the positions after the `k` best moves by the
+/// nets at 1-ply (fewer when fewer are legal), best first, each with the
+/// opponent on roll; finished games and bear-offs are left out (no net
+/// evaluates them), and so is a position met before.
+pub fn siblings<'a>(
+    eval: &'a Evaluator,
+    parents: impl Iterator<Item = Board> + 'a,
+    k: u8,
+    seed: u64,
+) -> impl Iterator<Item = Board> + 'a {
+    let mut dice = SplitMix::new(seed ^ 0x51B1_1265);
+    let mut moves = Box::<MoveList>::default();
+    let mut seen = HashSet::new();
+    parents.flat_map(move |parent| {
+        parent.legal_moves_into(dice.dice(), &mut moves);
+        let mut ranked: Vec<(f32, Board)> = moves
+            .boards()
+            .iter()
+            .map(|after| (equity(&eval.after_move(after)), *after))
+            .collect();
+        // Stable: equal moves keep the generator's order.
+        ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
+        ranked
+            .into_iter()
+            .take(k as usize)
+            .filter(|(_, after)| !after.has_won(Side::OnRoll))
+            .map(|(_, after)| after.swapped())
+            .filter(|child| NetClass::of(child).is_some() && seen.insert(child.key()))
+            .collect::<Vec<Board>>()
+    })
 }
 
 impl fmt::Display for Source {
@@ -479,7 +529,7 @@ pub fn generate(
 ) -> Result<PathBuf, DataError> {
     std::fs::create_dir_all(dir).map_err(io_at(dir))?;
     let path = shard.file(dir);
-    let expected: Vec<usize> = shard.indices(source.count(s)).collect();
+    let expected: Vec<usize> = shard.indices(source.count(eval, s)).collect();
     let (mut f, done) = open_shard(&path, &header(s, source, shard), &expected)?;
     let mut boards = source.positions(eval, s);
     let mut next = 0;
@@ -699,6 +749,7 @@ mod tests {
             seed: 11,
             class: None,
             look: None,
+            siblings: None,
         }
     }
 
@@ -722,6 +773,57 @@ mod tests {
         // A rollout run of the same seed is another run.
         let rolled = DataSettings { look: None, ..s };
         assert!(unsharded(&eval, &rolled, &Source::SelfPlay, dir.path()).is_err());
+    }
+
+    #[test]
+    fn siblings_are_the_best_moves_of_a_roll_ranked_by_the_nets() {
+        let eval = Evaluator::shipped();
+        let parents = vec![Board::START; 1];
+        let kids: Vec<Board> = siblings(&eval, parents.into_iter(), 4, 3).collect();
+        assert_eq!(kids.len(), 4);
+        // Each is the start after a legal move of one roll, the opponent on
+        // roll, best first by the nets' 1-ply equity.
+        let roll = backgammon_rules::Dice::all()
+            .find(|&d| {
+                let moves = Board::START.legal_moves(d);
+                kids.iter().all(|k| moves.boards().contains(&k.swapped()))
+            })
+            .expect("one roll makes all four");
+        let values: Vec<f32> = kids
+            .iter()
+            .map(|k| equity(&eval.after_move(&k.swapped())))
+            .collect();
+        assert!(values.windows(2).all(|w| w[0] >= w[1]), "{values:?}");
+        let best = eval.best_move(&Board::START.legal_moves(roll));
+        assert_eq!(equity(&best.1), values[0]);
+        // A position met before is not labelled again.
+        let twice: Vec<Board> = siblings(&eval, [Board::START; 2].into_iter(), 4, 3).collect();
+        assert_eq!(twice[..4], kids[..]);
+        let distinct: HashSet<_> = twice.iter().map(Board::key).collect();
+        assert_eq!(distinct.len(), twice.len());
+    }
+
+    #[test]
+    fn a_siblings_run_labels_the_siblings_of_the_sample_and_says_so() {
+        let eval = Evaluator::shipped();
+        let s = DataSettings {
+            look: Some(1),
+            siblings: Some(3),
+            ..tiny()
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let path = unsharded(&eval, &s, &Source::SelfPlay, dir.path()).unwrap();
+        let (head, records) = read_file(&path).unwrap();
+        assert!(head.contains(" look 1 siblings 3 shard 1/1"), "{head}");
+        let expected: Vec<Board> =
+            siblings(&eval, sample(&eval, 7, 11, None).into_iter(), 3, 11)
+                .take(7)
+                .collect();
+        let boards: Vec<Board> = records.iter().map(|r| r.board).collect();
+        assert_eq!(boards, expected);
+        // Not the plain run's positions.
+        let plain = DataSettings { siblings: None, ..s };
+        assert!(unsharded(&eval, &plain, &Source::SelfPlay, dir.path()).is_err());
     }
 
     /// An unsharded run into `dir`, on one thread, without progress.
