@@ -6,7 +6,8 @@ use super::bgerror::BackgammonError;
 use backgammon_engine::features::CONTACT_INPUTS;
 use backgammon_engine::net::{check_hidden, Backprop, Net, NetError};
 use backgammon_engine::player;
-use backgammon_lab::rollout_data::{self, DataSettings, Shard, Source};
+use backgammon_lab::regret::RegretSettings;
+use backgammon_lab::rollout_data::{self, DataSettings, FitSettings, Shard, Source};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -42,6 +43,37 @@ pub enum DataCommand {
     /// Fit nets (the process's, or --from's) to data files' rolled-out
     /// chances and save them in --out (contact.net, crashed.net, race.net).
     Fit(FitArgs),
+    /// How well nets choose at 1-ply by the teacher their labels come from
+    /// (the process's nets looking ahead): the loss of each net's pick
+    /// against the best labelled move, on seeded self-play decisions.
+    Regret(RegretArgs),
+}
+
+/// `backgammon rollout-data regret`.
+#[derive(clap::Args, Debug)]
+pub struct RegretArgs {
+    /// Decisions (positions with at least two legal moves) to label.
+    #[arg(long, default_value_t = 2000)]
+    pub decisions: usize,
+    /// Seed of the self-play positions and of their rolls (use one no
+    /// training run used).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Only positions of this class: contact, crashed or race.
+    #[arg(long)]
+    pub class: Option<String>,
+    /// The teacher's look, rolls ahead (2 = the 3-ply labels of
+    /// `generate --look 2`).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=3))]
+    pub look: u8,
+    /// The teacher nets' best this many moves are labelled in each
+    /// decision (besides each net's pick).
+    #[arg(long, default_value_t = 5)]
+    pub candidates: usize,
+    /// Nets to measure besides the teacher's own (directories with
+    /// contact.net, crashed.net and race.net); repeat for more.
+    #[arg(long)]
+    pub compare: Vec<PathBuf>,
 }
 
 /// `backgammon rollout-data generate`.
@@ -167,6 +199,11 @@ pub struct FitArgs {
     /// where a side is closed out or bearing in against an anchor).
     #[arg(long)]
     pub crashed_extra: bool,
+    /// Fit with Adam in batches of this many samples instead of
+    /// per-sample gradient descent (--alpha and --alpha-end are then
+    /// Adam's step sizes: 0.001 to 0.00001, say).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub adam: Option<u32>,
     /// Train as generation 5 was: a second layer's error does not reach
     /// the first layer (by default it does: the full gradient).
     #[arg(long)]
@@ -194,6 +231,7 @@ pub fn run(c: DataCommand, out: &mut impl Write) -> Result<(), BackgammonError> 
             gnubg,
         } => classes(positions, seed, &gnubg, out),
         DataCommand::Fit(a) => fit(a, out),
+        DataCommand::Regret(a) => regret(a, out),
     }
 }
 
@@ -349,9 +387,12 @@ fn fit(a: FitArgs, out: &mut impl Write) -> Result<(), BackgammonError> {
         &mut eval,
         &train,
         &test,
-        a.epochs,
-        alpha,
-        a.seed,
+        &FitSettings {
+            epochs: a.epochs,
+            alpha,
+            adam: a.adam.map(|b| b as usize),
+            seed: a.seed,
+        },
         |epoch, rows| {
             let figures: Vec<String> = rows
                 .iter()
@@ -371,5 +412,60 @@ fn fit(a: FitArgs, out: &mut impl Write) -> Result<(), BackgammonError> {
         test.len(),
         a.out.display()
     );
+    Ok(())
+}
+
+fn regret(a: RegretArgs, out: &mut impl Write) -> Result<(), BackgammonError> {
+    let s = RegretSettings {
+        decisions: a.decisions,
+        seed: a.seed,
+        class: a
+            .class
+            .as_deref()
+            .map(str::parse)
+            .transpose()
+            .map_err(rollout_data::DataError::from)?,
+        look: a.look,
+        candidates: a.candidates,
+    };
+    let teacher = player::nets_or_dir(None)?;
+    let nets = a
+        .compare
+        .iter()
+        .map(|d| player::nets_or_dir(Some(d)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut all = vec![&teacher];
+    all.extend(nets.iter());
+    let figures = backgammon_lab::regret::regret(&teacher, &all, &s);
+    let _ = writeln!(
+        out,
+        "{} decisions of self-play (seed {}{}), labelled by the teacher's look {} ({}-ply): its best {} moves and each net's pick",
+        s.decisions,
+        s.seed,
+        s.class.map_or(String::new(), |c| format!(", class {c}")),
+        s.look,
+        s.look + 1,
+        s.candidates
+    );
+    let names = std::iter::once("teacher's nets".to_string())
+        .chain(a.compare.iter().map(|d| d.display().to_string()));
+    for (k, (name, r)) in names.zip(&figures).enumerate() {
+        let paired = match k {
+            0 => String::new(),
+            _ => format!(
+                "; against the teacher's nets {:+.2} ± {:.2} (paired)",
+                1000.0 * r.versus_first.0,
+                1000.0 * r.versus_first.1
+            ),
+        };
+        let _ = writeln!(
+            out,
+            "{name} at 1-ply: {:.2} ± {:.2} millipoints a decision; not the best labelled in {} of {}{paired}",
+            1000.0 * r.mean,
+            1000.0 * r.half,
+            r.missed,
+            s.decisions
+        );
+    }
     Ok(())
 }

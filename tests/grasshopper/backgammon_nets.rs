@@ -166,3 +166,44 @@ fn a_crashed_net_fitted_with_the_extra_inputs_reads_them_and_plays() {
     e.send("go chequer");
     e.recv_until(|l| l.starts_with("bestmove "));
 }
+
+#[test]
+fn siblings_labelled_by_the_search_fit_with_adam_into_nets_that_play() {
+    let dir = nets_dir("siblings-adam", Path::new("."), &[]);
+    let (data, out) = (dir.join("data"), dir.join("nets"));
+    let (data_s, out_s) = (data.to_str().unwrap(), out.to_str().unwrap());
+    let generate = [
+        "backgammon",
+        "rollout-data",
+        "generate",
+        "--positions",
+        "12",
+    ];
+    let generate = [&generate[..], &["--look", "1", "--siblings", "3"]].concat();
+    first_line(&[&generate[..], &["--seed", "5", "--out", data_s]].concat());
+    let file = data.join("shard-1-of-1.txt");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.starts_with("# grasshopper rollout-data "), "{text}");
+    assert!(text.lines().next().unwrap().contains(" look 1 siblings 3 "));
+    assert_eq!(text.lines().filter(|l| !l.starts_with('#')).count(), 12);
+    let fit = ["backgammon", "rollout-data", "fit", "--data"];
+    let fit = [&fit[..], &[file.to_str().unwrap(), "--epochs", "2"]].concat();
+    let fit = [&fit[..], &["--alpha", "0.001", "--alpha-end", "0.0005"]].concat();
+    let fit = [&fit[..], &["--holdout", "2", "--out", out_s]].concat();
+    assert!(first_line(&[&fit[..], &["--adam", "4"]].concat()).contains("fitted to 10 "));
+    // Adam moved the contact net (the labels are contact positions).
+    let shipped = repo("crates/backgammon-engine/data");
+    let read = |p: PathBuf| std::fs::read(p).unwrap();
+    assert_ne!(
+        read(out.join("contact.net")),
+        read(shipped.join("contact.net"))
+    );
+    let mut e = Engine::start(crate::BIN, &["--nets", out_s]);
+    e.send("ubgi");
+    e.recv_until(|l| l == "ubgiok");
+    e.send("set engine.ply 1");
+    e.send("position gnubgid 4HPwATDgc/ABMA");
+    e.send("dice 3 1");
+    e.send("go chequer");
+    e.recv_until(|l| l.starts_with("bestmove "));
+}

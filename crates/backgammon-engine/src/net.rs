@@ -24,6 +24,9 @@
 
 use std::fmt;
 
+mod adam;
+pub use adam::{Adam, Grads};
+
 /// Outputs of every net.
 pub const OUTPUTS: usize = 5;
 /// The largest hidden layer the evaluation's stack buffers hold.

@@ -6,7 +6,8 @@
 //! [`errors`], [`cube_errors`]), what `backgammon moves` and `backgammon show`
 //! print ([`report`]), `backgammon rollout`'s table ([`rollout`]), our own
 //! benchmark of rolled-out positions ([`benchmark`]), and training targets
-//! from our own rollouts ([`rollout_data`]), all classing positions as
+//! from our own rollouts ([`rollout_data`]) with a gauge of how well a net
+//! learnt its teacher's choices ([`regret`]), all classing positions as
 //! GNU Backgammon does ([`class`]). The command line is a thin layer
 //! over these functions.
 //!
@@ -26,6 +27,7 @@ pub mod gnubg;
 pub mod players;
 pub mod recorded;
 pub mod refine;
+pub mod regret;
 pub mod report;
 pub mod rollout;
 pub mod rollout_check;

@@ -13,6 +13,7 @@ use crate::train::{cpu_seconds, versus_pubeval, CURVE_SEED};
 use backgammon_engine::eval::{classify, equity, net_inputs, Class, Evaluator, Probs};
 use backgammon_engine::features::CONTACT_INPUTS;
 use backgammon_engine::files::write_atomic;
+use backgammon_engine::net::{Adam, Grads};
 use backgammon_engine::search::Searcher;
 use backgammon_rules::{Board, KeyError, PositionKey, SplitMix};
 use std::io::{self, Write};
@@ -123,20 +124,88 @@ fn probs_from_bytes(bytes: &[u8]) -> Vec<Probs> {
         .collect()
 }
 
-/// One pass of per-sample gradient descent over `data` in a seeded order.
-pub fn fit_epoch(eval: &mut Evaluator, data: &[(Board, Probs)], alpha: f32, rng: &mut SplitMix) {
-    let mut order: Vec<u32> = (0..data.len() as u32).collect();
+/// The indices of `n` items in a seeded order.
+fn shuffled(n: usize, rng: &mut SplitMix) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..n as u32).collect();
     for i in (1..order.len()).rev() {
         let j = rng.below(i as u32 + 1) as usize;
         order.swap(i, j);
     }
+    order
+}
+
+/// One pass of per-sample gradient descent over `data` in a seeded order.
+pub fn fit_epoch(eval: &mut Evaluator, data: &[(Board, Probs)], alpha: f32, rng: &mut SplitMix) {
     let mut x = [0.0f32; CONTACT_INPUTS];
-    for &k in &order {
+    for k in shuffled(data.len(), rng) {
         let (b, target) = &data[k as usize];
         x.fill(0.0);
         let class = classify(b);
         if let Some(net) = eval.net_mut(class) {
             net.train(net_inputs(class, b, &mut x, net.inputs()), target, alpha);
+        }
+    }
+}
+
+/// The classes with a net, in a fixed order.
+const NET_CLASSES: [Class; 3] = [Class::Contact, Class::Crashed, Class::Race];
+
+/// Adam's state across the epochs of a fit: one per net.
+pub struct AdamFit {
+    batch: usize,
+    state: Vec<(Adam, Grads)>,
+}
+
+impl AdamFit {
+    /// Fresh state for `eval`'s nets, batches of `batch` samples.
+    pub fn new(eval: &Evaluator, batch: usize) -> AdamFit {
+        let state = NET_CLASSES
+            .iter()
+            .map(|&c| {
+                let net = eval.net(c).expect("a net's class");
+                (Adam::new(net), Grads::new(net))
+            })
+            .collect();
+        AdamFit {
+            batch: batch.max(1),
+            state,
+        }
+    }
+
+    /// One pass over `data` in a seeded order, in batches: each batch's
+    /// samples add to their net's gradient, then each net with samples in
+    /// it takes one Adam step of rate `rate`.
+    pub fn epoch(
+        &mut self,
+        eval: &mut Evaluator,
+        data: &[(Board, Probs)],
+        rate: f32,
+        rng: &mut SplitMix,
+    ) {
+        let mut x = [0.0f32; CONTACT_INPUTS];
+        for batch in shuffled(data.len(), rng).chunks(self.batch) {
+            for &k in batch {
+                let (b, target) = &data[k as usize];
+                let class = classify(b);
+                let (Some(slot), Some(net)) = (
+                    NET_CLASSES.iter().position(|&c| c == class),
+                    eval.net(class),
+                ) else {
+                    continue;
+                };
+                x.fill(0.0);
+                net.accumulate(
+                    net_inputs(class, b, &mut x, net.inputs()),
+                    target,
+                    &mut self.state[slot].1,
+                );
+            }
+            for (&c, (adam, grads)) in NET_CLASSES.iter().zip(&mut self.state) {
+                if grads.samples() > 0 {
+                    adam.step(eval.net_mut(c).expect("a net's class"), grads, rate);
+                    grads.clear();
+                }
+            }
         }
     }
 }

@@ -343,7 +343,7 @@ pub fn sample(
 }
 
 /// The positions of [`sample`], a game at a time as they are read.
-struct Sampler<'a> {
+pub(crate) struct Sampler<'a> {
     eval: &'a Evaluator,
     class: Option<NetClass>,
     seeds: SplitMix,
@@ -353,7 +353,7 @@ struct Sampler<'a> {
 }
 
 impl<'a> Sampler<'a> {
-    fn new(eval: &'a Evaluator, seed: u64, class: Option<NetClass>) -> Sampler<'a> {
+    pub(crate) fn new(eval: &'a Evaluator, seed: u64, class: Option<NetClass>) -> Sampler<'a> {
         Sampler {
             eval,
             class,
@@ -701,22 +701,35 @@ pub fn rmse_by_class(eval: &Evaluator, records: &[Record]) -> Vec<(String, usize
         .collect()
 }
 
+/// How [`fit`] fits.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct FitSettings {
+    pub epochs: u32,
+    /// The learning rate (Adam's step size with `adam`) of the first epoch
+    /// and of the last, geometric between.
+    pub alpha: (f32, f32),
+    /// Adam in batches of this many records instead of per-sample descent.
+    pub adam: Option<usize>,
+    /// Seed of each epoch's order.
+    pub seed: u64,
+}
+
 /// Fits `eval` to the rolled-out `train` records with the refinement's
-/// fitting ([`crate::refine::fit_epoch`]: each record trains the net of
-/// its class): `epochs` passes, the learning rate geometric from `alpha.0`
-/// to `alpha.1`. `log` hears the held-out `test` records' RMSE by class
-/// ([`rmse_by_class`]) before the first epoch (0) and after each.
+/// fitting ([`crate::refine::fit_epoch`], or [`crate::refine::AdamFit`]:
+/// each record trains the net of its class). `log` hears the held-out
+/// `test` records' RMSE by class ([`rmse_by_class`]) before the first
+/// epoch (0) and after each.
 pub fn fit(
     eval: &mut Evaluator,
     train: &[Record],
     test: &[Record],
-    epochs: u32,
-    alpha: (f32, f32),
-    seed: u64,
+    s: &FitSettings,
     mut log: impl FnMut(u32, &[(String, usize, f64)]),
 ) {
     let data = training_pairs(train);
     log(0, &rmse_by_class(eval, test));
+    let mut adam = s.adam.map(|batch| crate::refine::AdamFit::new(eval, batch));
+    let (epochs, alpha) = (s.epochs, s.alpha);
     for epoch in 0..epochs {
         let f = if epochs > 1 {
             epoch as f32 / (epochs - 1) as f32
@@ -724,8 +737,11 @@ pub fn fit(
             0.0
         };
         let a = alpha.0 * (alpha.1 / alpha.0).powf(f);
-        let mut rng = SplitMix::new(seed ^ epoch as u64);
-        crate::refine::fit_epoch(eval, &data, a, &mut rng);
+        let mut rng = SplitMix::new(s.seed ^ epoch as u64);
+        match &mut adam {
+            Some(state) => state.epoch(eval, &data, a, &mut rng),
+            None => crate::refine::fit_epoch(eval, &data, a, &mut rng),
+        }
         log(epoch + 1, &rmse_by_class(eval, test));
     }
 }
@@ -815,14 +831,16 @@ mod tests {
         let path = unsharded(&eval, &s, &Source::SelfPlay, dir.path()).unwrap();
         let (head, records) = read_file(&path).unwrap();
         assert!(head.contains(" look 1 siblings 3 shard 1/1"), "{head}");
-        let expected: Vec<Board> =
-            siblings(&eval, sample(&eval, 7, 11, None).into_iter(), 3, 11)
-                .take(7)
-                .collect();
+        let expected: Vec<Board> = siblings(&eval, sample(&eval, 7, 11, None).into_iter(), 3, 11)
+            .take(7)
+            .collect();
         let boards: Vec<Board> = records.iter().map(|r| r.board).collect();
         assert_eq!(boards, expected);
         // Not the plain run's positions.
-        let plain = DataSettings { siblings: None, ..s };
+        let plain = DataSettings {
+            siblings: None,
+            ..s
+        };
         assert!(unsharded(&eval, &plain, &Source::SelfPlay, dir.path()).is_err());
     }
 
