@@ -6,6 +6,7 @@ use super::bgerror::BackgammonError;
 use backgammon_engine::features::CONTACT_INPUTS;
 use backgammon_engine::net::{check_hidden, Backprop, Net, NetError};
 use backgammon_engine::player;
+use backgammon_lab::class::NetClass;
 use backgammon_lab::regret::RegretSettings;
 use backgammon_lab::rollout_data::{self, DataSettings, FitSettings, Shard, Source};
 use std::io::Write;
@@ -61,7 +62,7 @@ pub struct RegretArgs {
     pub seed: u64,
     /// Only positions of this class: contact, crashed or race.
     #[arg(long)]
-    pub class: Option<String>,
+    pub class: Option<NetClass>,
     /// The teacher's look, rolls ahead (2 = the 3-ply labels of
     /// `generate --look 2`).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=3))]
@@ -419,12 +420,7 @@ fn regret(a: RegretArgs, out: &mut impl Write) -> Result<(), BackgammonError> {
     let s = RegretSettings {
         decisions: a.decisions,
         seed: a.seed,
-        class: a
-            .class
-            .as_deref()
-            .map(str::parse)
-            .transpose()
-            .map_err(rollout_data::DataError::from)?,
+        class: a.class,
         look: a.look,
         candidates: a.candidates,
     };

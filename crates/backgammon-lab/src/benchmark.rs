@@ -782,7 +782,7 @@ fn paired(
 }
 
 /// The mean and the half-width of its 95% interval.
-fn mean_interval(x: &[f64]) -> (f64, f64) {
+pub(crate) fn mean_interval(x: &[f64]) -> (f64, f64) {
     let n = x.len() as f64;
     let mean = x.iter().sum::<f64>() / n;
     let var = x.iter().map(|e| (e - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);

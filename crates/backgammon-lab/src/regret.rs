@@ -8,7 +8,9 @@
 //! it measures the distillation, not the play (the teacher's own errors
 //! are invisible to it: that is `errors` and `benchmark`'s job).
 
+use crate::benchmark::mean_interval;
 use crate::class::NetClass;
+use crate::selfplay::ranked;
 use backgammon_engine::eval::{equity, won, Evaluator};
 use backgammon_rules::{Board, MoveList, RollDice, Side, SplitMix};
 use std::collections::HashMap;
@@ -50,18 +52,6 @@ fn teacher_value(eval: &Evaluator, after: &Board, look: u8) -> f64 {
     -equity(&eval.look_ahead(&after.swapped(), look)) as f64
 }
 
-/// The after-positions of `moves` ranked by `eval` at 1-ply, best first
-/// (equal ones in the generator's order).
-fn ranked(eval: &Evaluator, moves: &MoveList) -> Vec<Board> {
-    let mut r: Vec<(f32, Board)> = moves
-        .boards()
-        .iter()
-        .map(|a| (equity(&eval.after_move(a)), *a))
-        .collect();
-    r.sort_by(|a, b| b.0.total_cmp(&a.0));
-    r.into_iter().map(|(_, a)| a).collect()
-}
-
 /// The nets' regrets, in the order of `nets`, against `teacher`'s labels
 /// on `s.decisions` decisions of its seeded self-play.
 pub fn regret(teacher: &Evaluator, nets: &[&Evaluator], s: &RegretSettings) -> Vec<Regret> {
@@ -94,24 +84,16 @@ pub fn regret(teacher: &Evaluator, nets: &[&Evaluator], s: &RegretSettings) -> V
     losses
         .iter()
         .map(|l| {
-            let (mean, half) = mean_half(l);
+            let (mean, half) = mean_interval(l);
             let diff: Vec<f64> = l.iter().zip(&first).map(|(x, y)| x - y).collect();
             Regret {
                 mean,
                 half,
                 missed: l.iter().filter(|&&x| x > 1e-9).count(),
-                versus_first: mean_half(&diff),
+                versus_first: mean_interval(&diff),
             }
         })
         .collect()
-}
-
-/// The mean of `l` and its 95% half-interval.
-fn mean_half(l: &[f64]) -> (f64, f64) {
-    let n = l.len().max(1) as f64;
-    let mean = l.iter().sum::<f64>() / n;
-    let var = l.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
-    (mean, 1.96 * (var / n).sqrt())
 }
 
 #[cfg(test)]

@@ -200,18 +200,11 @@ pub fn siblings<'a>(
     let mut seen = HashSet::new();
     parents.flat_map(move |parent| {
         parent.legal_moves_into(dice.dice(), &mut moves);
-        let mut ranked: Vec<(f32, Board)> = moves
-            .boards()
-            .iter()
-            .map(|after| (equity(&eval.after_move(after)), *after))
-            .collect();
-        // Stable: equal moves keep the generator's order.
-        ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
-        ranked
+        selfplay::ranked(eval, &moves)
             .into_iter()
             .take(k as usize)
-            .filter(|(_, after)| !after.has_won(Side::OnRoll))
-            .map(|(_, after)| after.swapped())
+            .filter(|after| !after.has_won(Side::OnRoll))
+            .map(|after| after.swapped())
             .filter(|child| NetClass::of(child).is_some() && seen.insert(child.key()))
             .collect::<Vec<Board>>()
     })

@@ -41,6 +41,18 @@ pub fn exploring(eval: &Evaluator, games: u32, explore: f32, seed: u64) -> Vec<B
     out
 }
 
+/// The after-positions of `moves` ranked by `eval` at 1-ply (cubeless
+/// equity), best first; equal moves keep the generator's order.
+pub fn ranked(eval: &Evaluator, moves: &MoveList) -> Vec<Board> {
+    let mut r: Vec<(f32, Board)> = moves
+        .boards()
+        .iter()
+        .map(|a| (equity(&eval.after_move(a)), *a))
+        .collect();
+    r.sort_by(|a, b| b.0.total_cmp(&a.0));
+    r.into_iter().map(|(_, a)| a).collect()
+}
+
 /// The indices of the best move and of the second best (if there is one),
 /// by 1-ply cubeless equity; the first of equal moves counts as better.
 fn two_best(eval: &Evaluator, moves: &MoveList) -> (usize, Option<usize>) {
