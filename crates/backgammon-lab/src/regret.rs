@@ -3,10 +3,11 @@
 //! `rollout-data generate --look K`). On seeded self-play decisions, the
 //! teacher labels the candidates (the teacher nets' best few at 1-ply, and
 //! each compared net's pick); a net's regret is what its pick loses
-//! against the best labelled candidate. No dice decide it, so two nets
-//! compare on a few thousand decisions where a duel needs 100,000 games;
-//! it measures the distillation, not the play (the teacher's own errors
-//! are invisible to it: that is `errors` and `benchmark`'s job).
+//! against the best labelled candidate, and the paired difference to the
+//! first net's loss. No dice decide it (2,000 contact decisions give the
+//! paired difference to about ±0.25 millipoints a decision); it measures
+//! the distillation, not the play (the teacher's own errors are invisible
+//! to it: that is `errors` and `benchmark`'s job).
 
 use crate::benchmark::mean_interval;
 use crate::class::NetClass;
@@ -66,7 +67,10 @@ pub fn regret(teacher: &Evaluator, nets: &[&Evaluator], s: &RegretSettings) -> V
         if moves.boards().len() < 2 {
             continue;
         }
-        let picks: Vec<Board> = nets.iter().map(|n| ranked(n, &moves)[0]).collect();
+        let picks: Vec<Board> = nets
+            .iter()
+            .map(|n| moves.boards()[n.best_move(&moves).0])
+            .collect();
         let mut labels: HashMap<Board, f64> = HashMap::new();
         let wanted = ranked(teacher, &moves).into_iter().take(s.candidates);
         for a in wanted.chain(picks.iter().copied()) {
