@@ -3,9 +3,9 @@
 //! sparse in the inputs like the forward pass), then every weight takes
 //! one step scaled by running averages of its gradient and of its square.
 //! Per-sample gradient descent ([`Net::train`]) moves each weight by the
-//! same rate whatever its gradient's scale; Adam gives each weight its own,
-//! which is what lets a warm net leave its basin without being thrown out
-//! of it.
+//! same rate whatever its gradient's scale; Adam gives each weight its own.
+//! On generation 8's labels that made the difference: the same warm fit by
+//! per-sample descent did not win its duel, Adam's did.
 
 use super::{Net, OUTPUTS};
 
@@ -53,7 +53,9 @@ pub(super) struct GradsMut<'a> {
 }
 
 impl Grads {
-    pub(super) fn parts_mut(&mut self) -> GradsMut<'_> {
+    /// The parts to add one more sample's gradient to (counted here, so
+    /// that [`Adam::step`] averages over the samples added).
+    pub(super) fn add_sample(&mut self) -> GradsMut<'_> {
         self.samples += 1;
         let [w1, b1, w2, b2, sw, sb, sout] = &mut self.parts;
         GradsMut {
@@ -182,7 +184,7 @@ impl Net {
         self.activations(x, a, s_act);
         let y = self.outputs(a, s_act);
         let dz = ascent(&y);
-        let g = g.parts_mut();
+        let g = g.add_sample();
         let mut dh = [0.0f32; super::MAX_HIDDEN];
         let dh = &mut dh[..n];
         if let Some(s) = &self.second {
