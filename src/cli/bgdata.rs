@@ -104,7 +104,7 @@ pub struct GenerateArgs {
     /// Only positions of this class (contact, crashed or race): a run of
     /// its own.
     #[arg(long)]
-    pub class: Option<String>,
+    pub class: Option<NetClass>,
     /// Sample and roll out with these nets (a directory with contact.net,
     /// race.net and crashed.net) instead of the process's (`grasshopper --nets DIR`, else the shipped ones).
     #[arg(long)]
@@ -209,6 +209,11 @@ pub struct FitArgs {
     /// the first layer (by default it does: the full gradient).
     #[arg(long)]
     pub second_detached: bool,
+    /// Fit only the net of this class (contact, crashed or race): the
+    /// positions of the others are left out, training and held out, and
+    /// their nets are saved as they came.
+    #[arg(long)]
+    pub class: Option<NetClass>,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
 }
@@ -243,12 +248,7 @@ fn generate(a: GenerateArgs, out: &mut impl Write) -> Result<(), BackgammonError
         ply: a.ply,
         truncate: a.truncate,
         seed: a.seed,
-        class: a
-            .class
-            .as_deref()
-            .map(str::parse)
-            .transpose()
-            .map_err(rollout_data::DataError::from)?,
+        class: a.class,
         look: a.look,
         siblings: a.siblings,
     };
@@ -379,6 +379,9 @@ fn fit(a: FitArgs, out: &mut impl Write) -> Result<(), BackgammonError> {
     let (mut train, mut test) = (Vec::new(), Vec::new());
     for path in &a.data {
         let (_, mut records) = rollout_data::read_file(path)?;
+        if let Some(class) = a.class {
+            records.retain(|r| r.class == class);
+        }
         let cut = records.len().saturating_sub(a.holdout);
         test.extend(records.split_off(cut));
         train.extend(records);

@@ -198,6 +198,21 @@ fn siblings_labelled_by_the_search_fit_with_adam_into_nets_that_play() {
         read(out.join("contact.net")),
         read(shipped.join("contact.net"))
     );
+    // The siblings hold a race position too: fitting the contact net
+    // alone leaves the other nets as shipped.
+    assert!(text.lines().any(|l| l.split(' ').nth(2) == Some("race")));
+    let only = dir.join("only-contact");
+    let only_s = only.to_str().unwrap();
+    let fit_only = [&fit[..fit.len() - 1], &[only_s, "--adam", "4"]].concat();
+    let fit_only = [&fit_only[..], &["--class", "contact"]].concat();
+    assert!(first_line(&fit_only).contains("fitted to 9 "));
+    for net in ["race.net", "crashed.net"] {
+        assert_eq!(read(only.join(net)), read(shipped.join(net)), "{net}");
+    }
+    assert_ne!(
+        read(only.join("contact.net")),
+        read(shipped.join("contact.net"))
+    );
     let mut e = Engine::start(crate::BIN, &["--nets", out_s]);
     e.send("ubgi");
     e.recv_until(|l| l == "ubgiok");
