@@ -68,7 +68,9 @@ def draw_generations(rows):
     ref = 0.63
     s.append(f'<line x1="{L}" x2="{W - R}" y1="{y(ref)}" y2="{y(ref)}" stroke="#1f5fa8" '
              f'stroke-dasharray="6 4" opacity="0.6"/>')
-    s.append(f'<text x="{W - R - 4}" y="{y(ref) - 5}" text-anchor="end" fill="#1f5fa8">'
+    # Left, where the early generations sit well below the line: the
+    # right end is where the newest points reach it.
+    s.append(f'<text x="{L + 4}" y="{y(ref) - 5}" text-anchor="start" fill="#1f5fa8">'
              f'GNU Backgammon 0-ply against pubeval (+0.63)</text>')
     series = [("pubeval", "against pubeval", "#1f5fa8"), ("gnubg0", "against GNU Backgammon 0-ply", "#c33")]
     for k, (key, name, colour) in enumerate(series):
