@@ -349,17 +349,29 @@ impl CubefulBearoff {
     /// which gives the number of values it made ready.
     pub fn prepare_match(state: &CubeState) -> Option<std::thread::JoinHandle<usize>> {
         state.away?;
-        let (score, _) = Score::of(state);
-        if score.is_made() {
+        if Self::is_prepared(state) {
             return None;
         }
-        Some(std::thread::spawn(move || score.values().len()))
+        let (score, _) = Score::of(state);
+        Some(std::thread::spawn(move || {
+            let n = score.values().len();
+            if !score.crawford {
+                score.doubled().values();
+            }
+            n
+        }))
     }
 
-    /// Whether the match tables of `state`'s score and cube are made (always
-    /// in money play, which has one table of its own).
+    /// Whether the match tables of `state`'s score and cube are made, those
+    /// of the doubled cube too (a take leads there): whether
+    /// [`CubefulBearoff::decide_match`] will answer without making any.
+    /// Always in money play, which has one table of its own.
     pub fn is_prepared(state: &CubeState) -> bool {
-        state.away.is_none() || Score::of(state).0.is_made()
+        let Some(_) = state.away else {
+            return true;
+        };
+        let (score, _) = Score::of(state);
+        score.is_made() && (score.crawford || score.doubled().is_made())
     }
 
     /// The match cube decision on a covered `board` (`state.away` set), in
@@ -389,6 +401,8 @@ impl CubefulBearoff {
 static TABLES: Mutex<Vec<(Score, Arc<Vec<f32>>)>> = Mutex::new(Vec::new());
 /// Held while a match table is made.
 static MAKING: Mutex<()> = Mutex::new(());
+/// The dead cube's table ([`dead`]), made once.
+static DEAD: OnceLock<Arc<Vec<f32>>> = OnceLock::new();
 
 /// A match table's score and cube, in the view of side 0: the side needing
 /// fewer points (either at a tie).
@@ -425,9 +439,14 @@ impl Score {
         }
     }
 
-    /// Whether this score's table is made: the dead one, or one kept.
+    /// Whether this score's table is made: the dead one (once made), or
+    /// one kept.
     fn is_made(self) -> bool {
-        self.dead() || self.kept().is_some()
+        if self.dead() {
+            DEAD.get().is_some()
+        } else {
+            self.kept().is_some()
+        }
     }
 
     /// This score's table if it is kept, then the most recently used.
@@ -506,7 +525,6 @@ impl Score {
 /// The dead cube's table, the same at every score: each side plays for the
 /// cubeless win (MWC 1 or 0, whichever side is on roll).
 fn dead() -> Arc<Vec<f32>> {
-    static DEAD: OnceLock<Arc<Vec<f32>>> = OnceLock::new();
     Arc::clone(DEAD.get_or_init(|| {
         let cubeless = Game {
             sides: 1,

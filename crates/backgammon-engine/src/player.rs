@@ -123,6 +123,10 @@ pub struct Player {
     searcher: Searcher<'static>,
     moves: Box<MoveList>,
     last: Option<Choice>,
+    /// How long a cube decision in a match's last bear-offs waits for the
+    /// exact tables of its score ([`Player::set_table_wait`]); `None`:
+    /// as long as they take.
+    table_wait: Option<Duration>,
 }
 
 impl Player {
@@ -146,7 +150,19 @@ impl Player {
             searcher: Searcher::new(nets()),
             moves: Box::default(),
             last: None,
+            table_wait: None,
         }
+    }
+
+    /// A player on a clock: a cube decision in a match's last bear-offs
+    /// waits at most `wait` for the exact tables of its score (made on a
+    /// thread of their own, up to a few CPU-seconds for a long match's
+    /// chain, more on a loaded machine) and otherwise decides as in the
+    /// rest of the game, by Janowski's model on the net's chances; the
+    /// tables go on being made for the next decision. `None` (the default)
+    /// waits for them: the decisions then never depend on timing.
+    pub fn set_table_wait(&mut self, wait: Option<Duration>) {
+        self.table_wait = wait;
     }
 
     /// The kind of player.
@@ -210,6 +226,11 @@ impl Player {
     /// exact, from the cubeful tables ([`CubefulBearoff`]): money's, or in
     /// a match those of the score and cube, in match winning chances.
     pub fn cube_decision(&mut self, board: &Board, cube: &CubeState) -> CubeDecision {
+        if let Some(wait) = self.table_wait {
+            if !match_tables_within(board, cube, wait) {
+                return cube::decide(cube, &self.chances(board), efficiency(board));
+            }
+        }
         decide_cube(board, cube, || self.chances(board))
     }
 
@@ -243,6 +264,25 @@ pub fn decide_cube(
         };
     }
     cube::decide(cube, &chances(), efficiency(board))
+}
+
+/// Whether [`decide_cube`] finds the exact tables it needs for `board`
+/// made within `wait`: always outside a match's last bear-offs; there, once
+/// the tables of the score are made (starting them on a thread of their
+/// own if nobody has).
+fn match_tables_within(board: &Board, cube: &CubeState, wait: Duration) -> bool {
+    if cube.away.is_none() || !CubefulBearoff::covers(board) {
+        return true;
+    }
+    let deadline = Instant::now() + wait;
+    let _ = CubefulBearoff::prepare_match(cube);
+    while !CubefulBearoff::is_prepared(cube) {
+        if Instant::now() >= deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    true
 }
 
 /// Makes the exact match cube tables of the last bear-offs ahead, on a
@@ -418,5 +458,28 @@ mod tests {
         assert!(p.doubles(&b, &c) && p.takes(&b, &c));
         let janowski = cube::decide(&c, &p.chances(&b), efficiency(&b));
         assert!(!janowski.double(), "{janowski:?}");
+    }
+
+    #[test]
+    fn a_player_on_a_clock_decides_without_the_match_tables_until_they_are_made() {
+        // A score no other test asks for: 11-point match, 4-away 9-away.
+        let b: Board = "BAAASAAAAAAAAA".parse().unwrap();
+        let mut s = MatchState::new_match(11);
+        s.score = [7, 2];
+        s.on_roll = backgammon_rules::Player::Zero;
+        let c = cube_state(&s);
+        let mut p = Player::new(Kind::Net, None);
+        p.set_table_wait(Some(Duration::ZERO));
+        let janowski = cube::decide(&c, &p.chances(&b), efficiency(&b));
+        assert!(!CubefulBearoff::is_prepared(&c));
+        assert_eq!(p.cube_decision(&b, &c), janowski);
+        // The decision started the tables; once made, the clock does not
+        // matter and the decision is the exact one.
+        while !CubefulBearoff::is_prepared(&c) {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let exact = CubefulBearoff::decide_match(&b, &c);
+        assert_eq!(p.cube_decision(&b, &c), exact);
+        assert_ne!(exact, janowski);
     }
 }

@@ -301,8 +301,17 @@ fn new_player(s: &Settings) -> Player {
         plies: s.ply,
         movetime: (s.movetime > 0).then(|| std::time::Duration::from_millis(s.movetime)),
     };
-    Player::with_net(s.player, (s.seed != 0).then_some(s.seed), net)
+    let mut player = Player::with_net(s.player, (s.seed != 0).then_some(s.seed), net);
+    // A client's clock does not wait for the exact tables of a match's last
+    // bear-offs (a few CPU-seconds at a new score, more on a loaded
+    // machine: 2 of 400 7-point matches were lost on time to them).
+    player.set_table_wait(Some(net.movetime.unwrap_or(TABLE_WAIT)));
+    player
 }
+
+/// How long a cube decision waits for a match's bear-off tables when no
+/// `engine.movetime` is set.
+const TABLE_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// True when the player on roll may turn the cube now.
 fn may_double(state: &MatchState) -> bool {
