@@ -345,20 +345,44 @@ impl CubefulBearoff {
     /// [`CubefulBearoff::decide_match`] reads) on a thread of their own, so
     /// that the first decision of a game's last bear-offs finds them made
     /// instead of spending up to a few CPU-seconds on them. `None` in money
-    /// play or when they are made already; otherwise the thread's handle,
-    /// which gives the number of values it made ready.
+    /// play, when they are made already, or when the thread runs (it makes
+    /// them after the scores asked before); otherwise the new thread's
+    /// handle, which gives the number of values it made ready.
     pub fn prepare_match(state: &CubeState) -> Option<std::thread::JoinHandle<usize>> {
         state.away?;
         if Self::is_prepared(state) {
             return None;
         }
+        // One preparing thread at a time, working through the scores asked
+        // for (each once): a client that keeps asking while the tables are
+        // made (every position of a race, every decision that does not
+        // wait) must not pile up threads, each making tables that push the
+        // others out of the kept six.
         let (score, _) = Score::of(state);
-        Some(std::thread::spawn(move || {
-            let n = score.values().len();
-            if !score.crawford {
-                score.doubled().values();
+        let mut asked = ASKED.lock().unwrap();
+        if !asked.0.contains(&score) {
+            asked.0.push(score);
+        }
+        if asked.1 {
+            return None;
+        }
+        asked.1 = true;
+        Some(std::thread::spawn(|| {
+            let mut made = 0;
+            loop {
+                let score = {
+                    let mut asked = ASKED.lock().unwrap();
+                    if asked.0.is_empty() {
+                        asked.1 = false;
+                        return made;
+                    }
+                    asked.0.remove(0)
+                };
+                made += score.values().len();
+                if !score.crawford {
+                    score.doubled().values();
+                }
             }
-            n
         }))
     }
 
@@ -401,6 +425,9 @@ impl CubefulBearoff {
 static TABLES: Mutex<Vec<(Score, Arc<Vec<f32>>)>> = Mutex::new(Vec::new());
 /// Held while a match table is made.
 static MAKING: Mutex<()> = Mutex::new(());
+/// The scores [`CubefulBearoff::prepare_match`] was asked for and has
+/// not made yet, and whether its thread runs.
+static ASKED: Mutex<(Vec<Score>, bool)> = Mutex::new((Vec::new(), false));
 /// The dead cube's table ([`dead`]), made once.
 static DEAD: OnceLock<Arc<Vec<f32>>> = OnceLock::new();
 
