@@ -9,6 +9,7 @@ use grasshopper_lab::truth::{Judge, Truth};
 use grasshopper_lab::tune::LabelledSet;
 use grasshopper_rules::Position;
 use grasshopper_solver::retro::RetroTables;
+use std::io::Write;
 use std::path::PathBuf;
 
 /// `tune`: fit the evaluation weights to self-play results (Texel tuning);
@@ -72,6 +73,13 @@ pub struct TuneArgs {
     /// `grasshopper --late-net FILE ...`).
     #[arg(long, value_name = "FILE")]
     late_net_out: Option<PathBuf>,
+    #[command(flatten)]
+    net: NetFitArgs,
+}
+
+/// How a net is fitted (`tune --mid-net-out`, `--late-net-out`, `distill fit`).
+#[derive(clap::Args, Debug)]
+pub struct NetFitArgs {
     /// The net's hidden units.
     #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u16).range(1..=256))]
     hidden: u16,
@@ -87,6 +95,22 @@ pub struct TuneArgs {
     /// Net samples held out of the fit and reported on.
     #[arg(long, default_value_t = 20_000)]
     holdout: usize,
+}
+
+impl NetFitArgs {
+    /// The fit of `role`'s net for `epochs` epochs from `seed`.
+    fn fit(&self, role: NetRole, epochs: u32, seed: u64) -> grasshopper_lab::midfit::MidFit {
+        grasshopper_lab::midfit::MidFit {
+            role,
+            hidden: self.hidden as usize,
+            epochs,
+            alpha: self.alpha,
+            alpha_end: self.alpha_end,
+            linear_rate: self.linear_rate,
+            holdout: self.holdout,
+            seed,
+        }
+    }
 }
 
 /// `selfplay`: an in-process match, player A against player B, in game
@@ -123,10 +147,12 @@ pub struct SelfplayArgs {
     /// Checkers per player.
     #[arg(long, default_value_t = 14, value_parser = parse_checkers)]
     checkers: u8,
-    /// A's evaluation weights, a file written by `tune` (default: built in).
+    /// A's evaluation weights, a file written by `tune` (default: built
+    /// in); they serve where no net does (the 14-checker game with
+    /// `grasshopper --main-net none`).
     #[arg(long)]
     a_weights: Option<PathBuf>,
-    /// B's evaluation weights, a file written by `tune` (default: built in).
+    /// B's evaluation weights, as --a-weights.
     #[arg(long)]
     b_weights: Option<PathBuf>,
 }
@@ -242,16 +268,7 @@ fn fit_net(
         );
         sets.push((judge, positions.ok_or(CliError::Usage(why))?));
     }
-    let a = grasshopper_lab::midfit::MidFit {
-        role,
-        hidden: args.hidden as usize,
-        epochs: args.epochs,
-        alpha: args.alpha,
-        alpha_end: args.alpha_end,
-        linear_rate: args.linear_rate,
-        holdout: args.holdout,
-        seed,
-    };
+    let a = args.net.fit(role, args.epochs, seed);
     let net = grasshopper_lab::midfit::fit(&sets, exclude, &a, out)?;
     std::fs::write(path, net.to_string())?;
     writeln!(out, "{} net written to {}", role.name(), path.display())?;
@@ -322,4 +339,88 @@ fn weights(path: Option<PathBuf>) -> Result<[i32; N_FEATURES], CliError> {
             error,
         },
     })
+}
+
+/// `distill`: labels for the 14-checker game's net from self-play, and
+/// the net's fit.
+#[derive(clap::Subcommand, Debug)]
+pub enum DistillCommand {
+    /// Play self-play games from the 14-checker start and append each
+    /// position with its search's score and the game's result to --out
+    /// (a killed run resumes; the games come from --seed, default 1).
+    Generate {
+        /// Games in the file when done.
+        #[arg(long, default_value_t = 1000)]
+        games: u32,
+        /// Search nodes a move (the search that chooses the move labels
+        /// the position).
+        #[arg(long, default_value_t = 5000)]
+        nodes: u64,
+        /// Checkers per player.
+        #[arg(long, default_value_t = 14, value_parser = parse_checkers)]
+        checkers: u8,
+        /// The labels file.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Fit the 14-checker game's net (more than six checkers left) to
+    /// labels files (load it with `grasshopper --main-net FILE ...`).
+    Fit {
+        /// Labels files (`distill generate`); repeatable.
+        #[arg(long, required = true)]
+        data: Vec<PathBuf>,
+        /// The weight of the game's result in each target (the rest: the
+        /// logistic of the search's score).
+        #[arg(long, default_value_t = 0.5)]
+        lambda: f32,
+        /// Epochs.
+        #[arg(long, default_value_t = 20)]
+        epochs: u32,
+        /// The net's file.
+        #[arg(long)]
+        out: PathBuf,
+        #[command(flatten)]
+        net: NetFitArgs,
+    },
+}
+
+/// Runs `distill`.
+pub fn distill(command: DistillCommand, seed: u64) -> Result<(), CliError> {
+    use grasshopper_lab::distill;
+    let mut out = std::io::stdout().lock();
+    let bad = |e: distill::DistillError| CliError::Usage(e.to_string());
+    match command {
+        DistillCommand::Generate {
+            games,
+            nodes,
+            checkers,
+            out: path,
+        } => {
+            let g = distill::Generate {
+                games,
+                nodes,
+                seed,
+                checkers,
+            };
+            let n = distill::generate(&g, &path, &mut std::io::stderr()).map_err(bad)?;
+            writeln!(out, "{n} positions written to {}", path.display())?;
+        }
+        DistillCommand::Fit {
+            data,
+            lambda,
+            epochs,
+            out: path,
+            net,
+        } => {
+            let mut labels = Vec::new();
+            for f in &data {
+                labels.extend(distill::read(f).map_err(bad)?);
+            }
+            let a = net.fit(NetRole::Main, epochs, seed);
+            let fitted = distill::fit(&labels, lambda, &a, &mut out)?;
+            std::fs::write(&path, fitted.to_string())?;
+            writeln!(out, "main net written to {}", path.display())?;
+        }
+    }
+    Ok(())
 }

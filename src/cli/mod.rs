@@ -63,6 +63,12 @@ pub struct Cli {
     /// (`none`); given before the subcommand.
     #[arg(long, value_name = "FILE")]
     pub late_net: Option<PathBuf>,
+    /// Grasshopper: evaluate the 14-checker game (more than six checkers
+    /// left) with this net (`distill fit --out FILE`) instead of the
+    /// shipped one, or with the linear WEIGHTS (`none`); given before the
+    /// subcommand.
+    #[arg(long, value_name = "FILE")]
+    pub main_net: Option<PathBuf>,
 }
 
 /// The subcommands.
@@ -83,6 +89,10 @@ pub enum Command {
     /// Play an in-process match, player A against player B, in game pairs
     /// with colours swapped; prints each game and the score with an Elo estimate.
     Selfplay(lab::SelfplayArgs),
+    /// Labels for the 14-checker game's net from self-play (each position
+    /// with its search's score and the game's result), and the net's fit.
+    #[command(subcommand)]
+    Distill(lab::DistillCommand),
     /// Play a match between engines that speak the protocol (see docs/match-runner.md).
     Match(Box<matches::MatchArgs>),
     /// Check that any engine speaks UGI (the core, and our extensions where
@@ -310,6 +320,9 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
     if let Some(path) = &cli.late_net {
         use_net(NetRole::Late, path)?;
     }
+    if let Some(path) = &cli.main_net {
+        use_net(NetRole::Main, path)?;
+    }
     let Some(command) = cli.command else {
         return Ok(daemon::run(cli.player, cli.seed)?);
     };
@@ -332,6 +345,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         }
         Command::Tune(args) => lab::tune(args, seed)?,
         Command::Selfplay(args) => lab::selfplay(args, seed)?,
+        Command::Distill(c) => lab::distill(c, seed)?,
         Command::Match(args) => matches::run(*args, seed)?,
         Command::Compliance(args) => match compliance::run(args, &mut out)? {
             0 => {}

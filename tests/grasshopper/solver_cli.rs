@@ -531,3 +531,70 @@ fn a_net_is_fitted_to_a_truth_file_and_the_engine_plays_with_it(role: &str) {
     assert!(err.contains("expected the first line"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The last line of `bench`: `<nodes> nodes <nps> nps`; the nodes.
+fn bench_nodes(main_net: &str) -> u64 {
+    let (ok, out, err) = run(&["--main-net", main_net, "bench", "--depth", "3"]);
+    assert!(ok, "{err}");
+    let last = out.lines().last().unwrap_or_default();
+    last.split(' ').next().unwrap().parse().expect(last)
+}
+
+#[test]
+fn distill_labels_self_play_resumes_and_fits_a_net_the_14_checker_engine_plays_with() {
+    let dir = std::env::temp_dir().join(format!("solver_cli_distill_{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let labels = path("labels.txt");
+    let generate = |games: &str| {
+        let args = ["--main-net", "none", "distill", "generate"];
+        let more = ["--games", games, "--nodes", "300", "--out", &labels];
+        let (ok, out, err) = run(&[&args[..], &more].concat());
+        assert!(ok, "{err}");
+        out
+    };
+    // Given four self-play games labelled by their 300-node searches
+    let out = generate("4");
+    assert!(
+        out.ends_with(&format!("positions written to {labels}\n")),
+        "{out}"
+    );
+    let four = std::fs::read_to_string(&labels).unwrap();
+    let header = four.lines().next().unwrap();
+    assert_eq!(
+        header,
+        "# grasshopper distill: checkers 14 nodes 300 seed 1 main-net none"
+    );
+    assert_eq!(four.matches("\n# game ").count(), 4);
+    // When the run is asked for six, it keeps the four and adds two
+    generate("6");
+    let six = std::fs::read_to_string(&labels).unwrap();
+    assert!(
+        six.starts_with(&four) && six.ends_with("# game 5\n"),
+        "{six}"
+    );
+    // And a net is fitted to the searches' scores, twice the same
+    let fit = |out_file: &str| {
+        let args = ["distill", "fit", "--data", &labels, "--lambda", "0"];
+        let more = ["--hidden", "4", "--epochs", "3", "--holdout", "50"];
+        let (ok, out, err) = run(&[&args[..], &more, &["--out", out_file]].concat());
+        assert!(ok, "{err}");
+        assert!(
+            out.contains("main net: ") && out.contains("\nepoch 3: "),
+            "{out}"
+        );
+        std::fs::read_to_string(out_file).unwrap()
+    };
+    let net = fit(&path("a.net"));
+    assert_eq!(fit(&path("b.net")), net);
+    // Then the engine with it searches the 14-checker bench otherwise
+    assert_ne!(bench_nodes(&path("a.net")), bench_nodes("none"));
+    // And a file that is not a net is refused, named
+    let (ok, _, err) = run(&["--main-net", &labels, "bench", "--depth", "1"]);
+    assert!(
+        !ok && err.contains("--main-net ") && err.contains("labels.txt"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -50,11 +50,15 @@ mod tests {
         let net = crate::midnet::mid_net().expect("the middle game's net ships");
         assert_eq!(evaluate_with(&more, &WEIGHTS), net.evaluate(&more));
         assert_ne!(evaluate_with(&more, &WEIGHTS), dot(&more, &WEIGHTS_MID));
-        // Fourteen each: the main weights, whatever the engine's are.
+        // Fourteen each: the 14-checker game's net, whatever the engine's
+        // weights are.
         let main: Position = "w.b.../w...b./....../Wb.... w 10 11 0-0 -".parse().unwrap();
         assert_eq!(weight_set(&main), WeightSet::Main);
         let mine = [7; N_FEATURES];
-        assert_eq!(evaluate_with(&main, &mine), dot(&main, &mine));
+        let big = crate::midnet::net_for(WeightSet::Main).expect("the 14-checker net ships");
+        assert_eq!(evaluate_with(&main, &mine), big.evaluate(&main));
+        assert_ne!(evaluate_with(&main, &mine), dot(&main, &mine));
+        assert_ne!(evaluate_with(&main, &WEIGHTS), dot(&main, &WEIGHTS));
         assert_ne!(dot(&few, &WEIGHTS), dot(&few, &WEIGHTS_FEW));
         // Black has scored once: White's six on the board against four
         // (level 10), a phase the late sets were fitted on, which the

@@ -105,7 +105,9 @@ pub struct SearchOptions {
     /// directory): probed at every node of the search that they cover.
     pub retro: Option<grasshopper_solver::SharedRetro>,
     /// Evaluation weights: [`eval::WEIGHTS`] unless an experiment (a
-    /// `selfplay` match between weight sets) sets others.
+    /// `selfplay` match between weight sets) sets others; they serve where
+    /// no net does ([`midnet::net_for`]: the 14-checker game only when its
+    /// net is switched off).
     pub weights: [i32; eval::N_FEATURES],
 }
 

@@ -19,12 +19,15 @@
 //! checkers left each and somebody has scored, where
 //! [`crate::eval::WEIGHTS_LATE_US`] and [`crate::eval::WEIGHTS_LATE_THEM`]
 //! serve without one), fitted with `--late-net-out`; the shipped one is
-//! `data/late.net` (empty: none).
+//! `data/late.net` (empty: none). And the 14-checker game
+//! ([`NetRole::Main`]: more than six checkers left, where no table
+//! reaches), fitted to the scores of its own self-play searches
+//! (`grasshopper distill fit`); the shipped one is `data/main.net`.
 //!
 //! Its text form (`# grasshopper mid net`, then one line of sizes and one
 //! line per weight array) round-trips exactly.
 
-use crate::eval::{features, WeightSet, K, N_FEATURES, WEIGHTS_LATE_THEM, WEIGHTS_MID};
+use crate::eval::{features, WeightSet, K, N_FEATURES, WEIGHTS, WEIGHTS_LATE_THEM, WEIGHTS_MID};
 use grasshopper_rules::{Color, Position};
 use std::fmt;
 use std::str::FromStr;
@@ -36,9 +39,9 @@ use std::sync::OnceLock;
 pub const BOARD_INPUTS: usize = 4 * 24 + 2 * 7 + 3;
 /// Inputs of the hidden layer: the board's and the features'.
 pub const INPUTS: usize = BOARD_INPUTS + N_FEATURES;
-/// Most binary inputs active at once (every checker on its own point,
-/// two to-enter counts, the run).
-const MAX_ACTIVE: usize = 2 * 6 + 3;
+/// Most binary inputs active at once (every checker of the 14-checker
+/// game on its own point, two to-enter counts, the run).
+const MAX_ACTIVE: usize = 2 * 14 + 3;
 /// Scale of the features as hidden-layer inputs (counts of a few to twenty).
 const FEATURE_SCALE: f32 = 0.1;
 
@@ -109,6 +112,11 @@ pub enum NetRole {
     /// [`WeightSet::LateUs`] and [`WeightSet::LateThem`] (the run's holder
     /// is one of the inputs).
     Late,
+    /// [`WeightSet::Main`]: more than six checkers left (the 14-checker
+    /// game but its last moves), where no table reaches; fitted to
+    /// searches' scores and results of self-play games
+    /// (`grasshopper distill`).
+    Main,
 }
 
 impl NetRole {
@@ -118,6 +126,7 @@ impl NetRole {
         match self {
             NetRole::Mid => set == WeightSet::Mid,
             NetRole::Late => matches!(set, WeightSet::LateUs | WeightSet::LateThem),
+            NetRole::Main => set == WeightSet::Main,
         }
     }
 
@@ -128,6 +137,7 @@ impl NetRole {
         match self {
             NetRole::Mid => &WEIGHTS_MID,
             NetRole::Late => &WEIGHTS_LATE_THEM,
+            NetRole::Main => &WEIGHTS,
         }
     }
 
@@ -136,6 +146,7 @@ impl NetRole {
         match self {
             NetRole::Mid => "mid",
             NetRole::Late => "late",
+            NetRole::Main => "main",
         }
     }
 }
@@ -390,6 +401,7 @@ impl Served {
         let busy = match self.role {
             NetRole::Mid => "the middle game's net is already in use",
             NetRole::Late => "the late phases' net is already in use",
+            NetRole::Main => "the 14-checker game's net is already in use",
         };
         self.cell.set(net).map_err(|_| busy)
     }
@@ -405,6 +417,12 @@ static LATE: Served = Served {
     cell: OnceLock::new(),
     shipped: include_str!("../data/late.net"),
     role: NetRole::Late,
+};
+
+static MAIN: Served = Served {
+    cell: OnceLock::new(),
+    shipped: include_str!("../data/main.net"),
+    role: NetRole::Main,
 };
 
 /// The middle game's net, if one serves.
@@ -425,7 +443,8 @@ pub fn net_for(set: WeightSet) -> Option<&'static MidNet> {
     match set {
         WeightSet::Mid => MID.get(),
         WeightSet::LateUs | WeightSet::LateThem => LATE.get(),
-        _ => None,
+        WeightSet::Main => MAIN.get(),
+        WeightSet::Few => None,
     }
 }
 
@@ -435,6 +454,7 @@ pub fn use_net(role: NetRole, net: Option<MidNet>) -> Result<(), &'static str> {
     match role {
         NetRole::Mid => MID.set(net),
         NetRole::Late => LATE.set(net),
+        NetRole::Main => MAIN.set(net),
     }
 }
 
@@ -477,6 +497,7 @@ mod tests {
         };
         assert_eq!(served(NetRole::Mid), [Mid]);
         assert_eq!(served(NetRole::Late), [LateUs, LateThem]);
+        assert_eq!(served(NetRole::Main), [Main]);
         // Black has scored once; White has six on the board against four.
         let late: Position = "ww.b../w...b./.b.w../Wb.... w 0 0 0-1 b1".parse().unwrap();
         assert_eq!(crate::eval::weight_set(&late), LateThem);

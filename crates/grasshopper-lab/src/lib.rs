@@ -3,9 +3,11 @@
 //! self-play matches between engine settings or baselines ([`selfplay`]),
 //! and how often the engine's move gives value away, judged by the
 //! retrograde tables ([`quality`]), with each value-losing move explained
-//! ([`errors`]).
+//! ([`errors`]); the nets fitted to the tables ([`midfit`]) and the
+//! 14-checker game's net fitted to its own searches ([`distill`]).
 
 mod datalines;
+pub mod distill;
 pub mod errors;
 pub mod midfit;
 pub mod quality;

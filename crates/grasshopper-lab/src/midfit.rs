@@ -43,11 +43,12 @@ pub struct MidFit {
     pub seed: u64,
 }
 
-/// One sample: a position of the role and its result for the side to move.
-#[derive(Copy, Clone)]
-struct Sample {
-    pos: Position,
-    y: f32,
+/// One sample: a position of the role and its expected result for the
+/// side to move (1 win, 0.5 draw, 0 loss).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Sample {
+    pub pos: Position,
+    pub y: f32,
 }
 
 /// The positions of `role` among `judge`'s `positions` and after their
@@ -112,6 +113,16 @@ pub fn fit(
     for (judge, positions) in sets {
         collect(a.role, *judge, positions, &exclude, &mut seen, &mut samples);
     }
+    fit_samples(samples, a, out)
+}
+
+/// Fits a net of `a.role` to `samples` (a seeded shuffle holds
+/// `a.holdout` of them out); reports to `out`.
+pub fn fit_samples(
+    mut samples: Vec<Sample>,
+    a: &MidFit,
+    out: &mut impl Write,
+) -> io::Result<MidNet> {
     let mut rng = SplitMix64::new(a.seed);
     shuffle(&mut samples, &mut rng);
     let held = a.holdout.min(samples.len() / 2);
@@ -121,7 +132,7 @@ pub fn fit(
     let losses = train.iter().filter(|s| s.y == 0.0).count();
     writeln!(
         out,
-        "{} net: {} samples (wins {wins}, draws {}, losses {losses}), {held} held out; {} hidden units",
+        "{} net: {} samples (results 1 {wins}, 0 {losses}, between {}), {held} held out; {} hidden units",
         a.role.name(),
         train.len(),
         train.len() - wins - losses,
