@@ -229,6 +229,14 @@ impl Evaluator {
         Ok(())
     }
 
+    /// A digest of the nets (FNV-1a of their files' bytes in
+    /// [`NET_FILES`]' order): names them where a file's contents depend
+    /// on them.
+    pub fn digest(&self) -> u64 {
+        let bytes: Vec<u8> = self.nets().iter().flat_map(|n| n.to_bytes()).collect();
+        crate::files::fnv1a(&bytes)
+    }
+
     /// The nets in [`NET_FILES`]' order.
     pub fn nets(&self) -> [&Net; 3] {
         [&self.contact, &self.crashed, &self.race]

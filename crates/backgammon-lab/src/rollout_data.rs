@@ -103,8 +103,19 @@ impl Shard {
     }
 }
 
-/// The first line of a data file.
-fn header(s: &DataSettings, source: &Source, shard: Shard) -> String {
+/// The first line of a data file: the settings, where the positions come
+/// from, the nets that sample and label them (by [`Evaluator::digest`]:
+/// a run resumed with other nets would mix two teachers), the shard.
+fn header(s: &DataSettings, source: &Source, nets: u64, shard: Shard) -> String {
+    format!(
+        "# grasshopper rollout-data {s}{source} nets fnv1a:{nets:016x} shard {}/{}\n",
+        shard.k, shard.of
+    )
+}
+
+/// The first line of a file written before headers named their nets
+/// (2026-12-04): such a run resumes, on the word of its docs for the nets.
+fn header_without_nets(s: &DataSettings, source: &Source, shard: Shard) -> String {
     format!(
         "# grasshopper rollout-data {s}{source} shard {}/{}\n",
         shard.k, shard.of
@@ -443,7 +454,11 @@ pub fn roll_out(
 
 /// A shard's file read back: its complete records, and the length in bytes
 /// of the part holding them (a kill may leave a half line after it).
-fn read_done(path: &Path, head: &str) -> Result<Option<(Vec<Record>, u64)>, DataError> {
+fn read_done(
+    path: &Path,
+    head: &str,
+    legacy: &str,
+) -> Result<Option<(Vec<Record>, u64)>, DataError> {
     let text = match std::fs::read(path) {
         Ok(b) => String::from_utf8_lossy(&b).into_owned(),
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
@@ -452,6 +467,11 @@ fn read_done(path: &Path, head: &str) -> Result<Option<(Vec<Record>, u64)>, Data
     if text.len() < head.len() && head.starts_with(&text) {
         return Ok(None); // killed while writing the header
     }
+    let head = if text.starts_with(legacy) {
+        legacy
+    } else {
+        head
+    };
     if !text.starts_with(head) {
         let first = text.lines().next().unwrap_or("");
         return Err(DataError::File {
@@ -475,10 +495,10 @@ fn read_done(path: &Path, head: &str) -> Result<Option<(Vec<Record>, u64)>, Data
 /// it with its header), returning the records already there.
 fn open_shard(
     path: &Path,
-    head: &str,
+    [head, legacy]: [&str; 2],
     expected: &[usize],
 ) -> Result<(std::fs::File, Vec<Record>), DataError> {
-    let done = read_done(path, head)?;
+    let done = read_done(path, head, legacy)?;
     let mut f = std::fs::OpenOptions::new()
         .create(true)
         .write(true)
@@ -523,7 +543,9 @@ pub fn generate(
     std::fs::create_dir_all(dir).map_err(io_at(dir))?;
     let path = shard.file(dir);
     let expected: Vec<usize> = shard.indices(source.count(eval, s)).collect();
-    let (mut f, done) = open_shard(&path, &header(s, source, shard), &expected)?;
+    let head = header(s, source, eval.digest(), shard);
+    let legacy = header_without_nets(s, source, shard);
+    let (mut f, done) = open_shard(&path, [&head, &legacy], &expected)?;
     let mut boards = source.positions(eval, s);
     let mut next = 0;
     for (n, &i) in expected.iter().enumerate().skip(done.len()) {
@@ -772,7 +794,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = unsharded(&eval, &s, &Source::SelfPlay, dir.path()).unwrap();
         let (head, records) = read_file(&path).unwrap();
-        assert!(head.contains(" seed 11 look 1 shard 1/1"), "{head}");
+        let nets = format!(" nets fnv1a:{:016x}", eval.digest());
+        assert!(
+            head.contains(&format!(" seed 11 look 1{nets} shard 1/1")),
+            "{head}"
+        );
         assert_eq!(records.len(), 7);
         for r in &records {
             let p = eval.look_ahead(&r.board, 1);
@@ -782,6 +808,42 @@ mod tests {
         // A rollout run of the same seed is another run.
         let rolled = DataSettings { look: None, ..s };
         assert!(unsharded(&eval, &rolled, &Source::SelfPlay, dir.path()).is_err());
+    }
+
+    #[test]
+    fn a_run_names_its_nets_and_other_nets_do_not_resume_it() {
+        let eval = Evaluator::shipped();
+        let s = DataSettings {
+            positions: 3,
+            look: Some(1),
+            ..tiny()
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let path = unsharded(&eval, &s, &Source::SelfPlay, dir.path()).unwrap();
+        let (head, _) = read_file(&path).unwrap();
+        assert!(head.contains(&format!(" nets fnv1a:{:016x} ", eval.digest())));
+        // Other nets (the race net's first weight moved) refuse the file.
+        let other_dir = tempfile::tempdir().unwrap();
+        eval.write_dir(other_dir.path()).unwrap();
+        let race = other_dir.path().join("race.net");
+        let mut bytes = std::fs::read(&race).unwrap();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 1;
+        std::fs::write(&race, bytes).unwrap();
+        let other = Evaluator::read_dir(other_dir.path()).unwrap();
+        assert_ne!(other.digest(), eval.digest());
+        let more = DataSettings { positions: 5, ..s };
+        let err = unsharded(&other, &more, &Source::SelfPlay, dir.path()).unwrap_err();
+        assert!(err.to_string().contains("is not this run's"), "{err}");
+        // A file made before headers named nets resumes as it is.
+        let legacy = header_without_nets(&s, &Source::SelfPlay, Shard::WHOLE);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let body = text.split_once('\n').unwrap().1;
+        std::fs::write(&path, format!("{legacy}{body}")).unwrap();
+        unsharded(&eval, &more, &Source::SelfPlay, dir.path()).unwrap();
+        let (head, records) = read_file(&path).unwrap();
+        assert_eq!(format!("{head}\n"), legacy);
+        assert_eq!(records.len(), 5);
     }
 
     #[test]
@@ -823,7 +885,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = unsharded(&eval, &s, &Source::SelfPlay, dir.path()).unwrap();
         let (head, records) = read_file(&path).unwrap();
-        assert!(head.contains(" look 1 siblings 3 shard 1/1"), "{head}");
+        assert!(head.contains(" look 1 siblings 3 nets fnv1a:"), "{head}");
         let expected: Vec<Board> = siblings(&eval, sample(&eval, 7, 11, None).into_iter(), 3, 11)
             .take(7)
             .collect();
@@ -872,7 +934,10 @@ mod tests {
         let path = unsharded(&eval, &s, &source, dir.path()).unwrap();
         let (head, done) = read_file(&path).unwrap();
         assert!(
-            head.ends_with(&format!(" look 1 records {digest:016x} shard 1/1")),
+            head.ends_with(&format!(
+                " look 1 records {digest:016x} nets fnv1a:{:016x} shard 1/1",
+                eval.digest()
+            )),
             "{head}"
         );
         let contact: Vec<Board> = boards
