@@ -44,6 +44,8 @@ pub const INPUTS: usize = BOARD_INPUTS + N_FEATURES;
 const MAX_ACTIVE: usize = 2 * 14 + 3;
 /// Scale of the features as hidden-layer inputs (counts of a few to twenty).
 const FEATURE_SCALE: f32 = 0.1;
+/// Hidden units [`MidNet::output`] sums at once (one cache line of a row).
+const BLOCK: usize = 16;
 
 /// The middle game's network (see the module docs).
 #[derive(Clone, Debug, PartialEq)]
@@ -229,9 +231,62 @@ impl MidNet {
 
     /// The output for `pos`: the expected result for the side to move is
     /// its logistic (1 win, 0.5 draw, 0 loss).
+    ///
+    /// The search's kernel, [`MidNet::forward`]'s sums by a faster road: a
+    /// block of [`BLOCK`] hidden units at a time, kept in registers over
+    /// every input row (each unit's sum in the same order, so the same
+    /// bits), and the output's sum over the units in [`BLOCK`] lanes
+    /// instead of one chain of dependent additions (which cost a quarter
+    /// of the search's time); so the output may differ from the training
+    /// pass's in its last bits. The lanes are fixed by the code, not by the
+    /// machine's vector width: every machine computes the same number.
     pub fn output(&self, pos: &Position) -> f32 {
-        let mut a = [0.0f32; 256];
-        self.forward(pos, &mut a[..self.hidden]).0
+        let n = self.hidden;
+        let (act, k) = active(pos);
+        let f = features(pos);
+        let mut rows = [(0usize, 0.0f32); N_FEATURES];
+        let mut m = 0;
+        for (j, &x) in f.iter().enumerate() {
+            if x != 0 {
+                rows[m] = ((BOARD_INPUTS + j) * n, x as f32 * FEATURE_SCALE);
+                m += 1;
+            }
+        }
+        let mut lanes = [0.0f32; BLOCK];
+        let whole = n - n % BLOCK;
+        for c in (0..whole).step_by(BLOCK) {
+            let mut h: [f32; BLOCK] = self.b1[c..c + BLOCK].try_into().unwrap();
+            for &i in &act[..k] {
+                let row = &self.w1[i as usize * n + c..][..BLOCK];
+                for (s, w) in h.iter_mut().zip(row) {
+                    *s += w;
+                }
+            }
+            for &(r, v) in &rows[..m] {
+                let row = &self.w1[r + c..][..BLOCK];
+                for (s, w) in h.iter_mut().zip(row) {
+                    *s += v * w;
+                }
+            }
+            for ((o, x), w) in lanes.iter_mut().zip(&h).zip(&self.w2[c..c + BLOCK]) {
+                *o += clip(*x) * w;
+            }
+        }
+        for u in whole..n {
+            let mut s = self.b1[u];
+            for &i in &act[..k] {
+                s += self.w1[i as usize * n + u];
+            }
+            for &(r, v) in &rows[..m] {
+                s += v * self.w1[r + u];
+            }
+            lanes[0] += clip(s) * self.w2[u];
+        }
+        let mut out = self.b2 + lanes.iter().sum::<f32>();
+        for (&x, w) in f.iter().zip(&self.linear) {
+            out += x as f32 * w;
+        }
+        out
     }
 
     /// The evaluation of `pos` in centi-points, as the search reads it.
@@ -543,6 +598,46 @@ mod tests {
         }
         assert!(error(&net) < before / 4.0, "{before} -> {}", error(&net));
         assert!(net.w2.iter().any(|&w| w != 0.0));
+    }
+
+    #[test]
+    fn the_search_kernel_computes_the_training_forward_pass() {
+        // Positions of every phase of the 4-, 6- and 14-checker games.
+        let mut ps = Vec::new();
+        for checkers in [4, 6, 14] {
+            let start = Position::start(checkers).expect("a start");
+            for seed in 0..12usize {
+                for plies in [3, 10, 25, 60, 120] {
+                    ps.push(start.playout(plies, |n| (n * 7 + seed * 13 + plies) % n.max(1)));
+                }
+            }
+        }
+        let mut nets: Vec<MidNet> = [8, 16, 40, 128]
+            .iter()
+            .map(|&h| {
+                let mut net = MidNet::from_linear(h, h as u64);
+                let w2 = MidNet::from_linear(h, 99).b1;
+                net.w2 = w2.iter().map(|w| w - 0.5).collect();
+                net
+            })
+            .collect();
+        nets.extend(
+            [mid_net(), late_net(), MAIN.get()]
+                .into_iter()
+                .flatten()
+                .cloned(),
+        );
+        for net in &nets {
+            let mut a = [0.0f32; 256];
+            for p in &ps {
+                let slow = net.forward(p, &mut a[..net.hidden]).0;
+                let fast = net.output(p);
+                assert!(
+                    (fast - slow).abs() <= 1e-5 * slow.abs().max(1.0),
+                    "{p}: {fast} {slow}"
+                );
+            }
+        }
     }
 
     #[test]
