@@ -246,13 +246,18 @@ impl<'a> Worker<'a> {
         if let Some(v) = self.table_value(pos, ply) {
             return (v, true);
         }
+        if depth <= 0 || ply >= MAX_PLY - 2 {
+            // At the horizon the moves are counted, not listed (a leaf only
+            // needs to know whether anybody can move).
+            if pos.count_legal_moves() == 0 {
+                return (0, true);
+            }
+            return (self.static_value(pos), false);
+        }
         let mut moves = pos.legal_moves();
         if moves.is_empty() {
             // Not won (checked above), so nobody can move: a draw.
             return (0, true);
-        }
-        if depth <= 0 || ply >= MAX_PLY - 2 {
-            return (self.static_value(pos), false);
         }
         let node = Node {
             depth,
