@@ -234,7 +234,7 @@ impl Evaluator {
     /// on them.
     pub fn digest(&self) -> u64 {
         let bytes: Vec<u8> = self.nets().iter().flat_map(|n| n.to_bytes()).collect();
-        crate::files::fnv1a(&bytes)
+        fnv1a::fnv1a(&bytes)
     }
 
     /// The nets in [`NET_FILES`]' order.

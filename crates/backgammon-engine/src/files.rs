@@ -3,6 +3,7 @@
 //! lab's run files; and the one home of the on-disk cache of generated
 //! tables ([`cached`]: where it lives, how a damaged copy is refused).
 
+use fnv1a::fnv1a;
 use std::path::{Path, PathBuf};
 
 /// Writes `bytes` to a temporary file of this process beside `path` and
@@ -100,14 +101,6 @@ pub fn f32_bytes(xs: impl IntoIterator<Item = f32>) -> Vec<u8> {
 pub fn bytes_f32(b: &[u8]) -> impl Iterator<Item = f32> + '_ {
     b.chunks_exact(4)
         .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
-}
-
-/// FNV-1a, 64 bits: the cache's check against a damaged file, and the
-/// digest that names a data run's records file.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
-    })
 }
 
 #[cfg(test)]

@@ -127,11 +127,7 @@ impl Entry {
     /// the same dice.
     pub fn seed(&self, base: u64) -> u64 {
         let text = format!("{} {}", self.board, self.dice);
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in text.bytes() {
-            h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
-        }
-        base ^ h
+        base ^ fnv1a::fnv1a(text.as_bytes())
     }
 }
 

@@ -85,10 +85,7 @@ fn net_name() -> String {
     match net_for(WeightSet::Main) {
         None => "none".to_string(),
         Some(net) => {
-            let text = net.to_string();
-            let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-                (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
-            });
+            let hash = fnv1a::fnv1a(net.to_string().as_bytes());
             format!("fnv1a:{hash:016x}")
         }
     }

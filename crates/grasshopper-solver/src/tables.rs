@@ -41,6 +41,7 @@
 
 use super::value::{Value, BIG};
 use super::Probe;
+use fnv1a::fnv1a;
 use grasshopper_rules::{Color, Parts, Position, Quadrant, Run};
 use std::collections::HashMap;
 use std::fmt;
@@ -314,15 +315,6 @@ fn subsets(mask: u32, max: u32, out: &mut Vec<u32>) {
         }
     }
     go(mask, max, 0, out);
-}
-
-fn fnv1a(data: &[u8]) -> u64 {
-    let mut h: u64 = 0xCBF2_9CE4_8422_2325;
-    for &b in data {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0000_0100_0000_01B3);
-    }
-    h
 }
 
 /// Solved endgame tables for one bound `T`, in memory.

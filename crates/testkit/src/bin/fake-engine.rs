@@ -220,12 +220,7 @@ fn parse_fen(fields: &[&str]) -> Result<Naive, String> {
 
 /// FNV-1a: the same in every process (unlike std's hasher).
 fn fnv(seed: u64, text: &str) -> u64 {
-    let mut h = 0xcbf29ce484222325u64 ^ seed;
-    for b in text.bytes() {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x100000001b3);
-    }
-    h
+    fnv1a::fnv1a_from(fnv1a::OFFSET ^ seed, text.as_bytes())
 }
 
 impl Fake {
