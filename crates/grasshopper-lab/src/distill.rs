@@ -20,12 +20,12 @@
 
 use crate::datalines::data_lines;
 use crate::midfit::{fit_samples, MidFit, Sample};
-use crate::tune::random_opening;
+use crate::tune::{play_out, random_opening, search_move};
 use grasshopper_engine::eval::{weight_set, WeightSet, K};
 #[cfg(doc)]
 use grasshopper_engine::midnet::NetRole;
 use grasshopper_engine::midnet::{net_for, MidNet};
-use grasshopper_engine::{Limits, Score, SearchControl, SearchOptions, Searcher};
+use grasshopper_engine::{Limits, Score, SearchOptions, Searcher};
 use grasshopper_rules::{Outcome, Position};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -118,16 +118,14 @@ fn play(
         ..Default::default()
     };
     searcher.clear();
-    let mut pos = *opening;
-    let mut seen = Vec::new();
-    while !pos.is_game_over() {
+    let mut labels = Vec::new();
+    let (outcome, seen) = play_out(opening, |pos| {
         let mut score = Score::Cp(0);
-        let control = SearchControl::new(false);
-        let result = searcher.search(&pos, &limits, &control, &mut |r| score = r.score);
-        seen.push((pos, label(&score)));
-        pos.play_unchecked(result.best.expect("the game is not over"));
-    }
-    (seen, pos.outcome())
+        let m = search_move(searcher, pos, &limits, &mut |s| score = *s);
+        labels.push(label(&score));
+        m
+    });
+    (seen.into_iter().zip(labels).collect(), outcome)
 }
 
 /// The games already in `path` (the index after its last `# game` line),

@@ -19,8 +19,8 @@
 //! which needs no tables.
 
 use grasshopper_engine::eval::{self, features, weight_set, WeightSet, NAMES, N_FEATURES, WEIGHTS};
-use grasshopper_engine::{Limits, SearchControl, SearchOptions, Searcher};
-use grasshopper_rules::{Color, Outcome, Position};
+use grasshopper_engine::{Limits, Score, SearchControl, SearchOptions, Searcher};
+use grasshopper_rules::{Color, Move, Outcome, Position};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use std::io::{self, Write};
@@ -33,6 +33,37 @@ pub fn random_opening(start: &Position, plies: usize, rng: &mut impl Rng) -> Pos
     start.playout(plies, |n| rng.random_range(0..n))
 }
 
+/// Plays one game from `opening` to its end, `choose` giving the move of
+/// each position. Returns the outcome and the positions before each move:
+/// the self-play loop of every lab command that plays games in process.
+pub fn play_out(
+    opening: &Position,
+    mut choose: impl FnMut(&Position) -> Move,
+) -> (Outcome, Vec<Position>) {
+    let mut pos = *opening;
+    let mut seen = Vec::new();
+    while !pos.is_game_over() {
+        seen.push(pos);
+        pos.play_unchecked(choose(&pos));
+    }
+    (pos.outcome(), seen)
+}
+
+/// The move `searcher` chooses in `pos` within `limits`, with each report's
+/// score passed to `score`.
+pub fn search_move(
+    searcher: &mut Searcher,
+    pos: &Position,
+    limits: &Limits,
+    score: &mut dyn FnMut(&Score),
+) -> Move {
+    let control = SearchControl::new(false);
+    searcher
+        .search(pos, limits, &control, &mut |r| score(&r.score))
+        .best
+        .expect("the game is not over")
+}
+
 /// Plays one game from `opening`, `white` and `black` choosing the moves
 /// within `limits`. Returns the outcome and the positions before each move.
 pub fn play_game(
@@ -41,25 +72,16 @@ pub fn play_game(
     black: &mut Searcher,
     limits: [&Limits; 2],
 ) -> (Outcome, Vec<Position>) {
-    let mut pos = *opening;
-    let mut seen = Vec::new();
     white.clear();
     black.clear();
-    while !pos.is_game_over() {
-        seen.push(pos);
+    play_out(opening, |pos| {
         let side = pos.side_to_move();
         let searcher = match side {
             Color::White => &mut *white,
             Color::Black => &mut *black,
         };
-        let control = SearchControl::new(false);
-        let m = searcher
-            .search(&pos, limits[side.index()], &control, &mut |_| {})
-            .best
-            .expect("the game is not over");
-        pos.play_unchecked(m);
-    }
-    (pos.outcome(), seen)
+        search_move(searcher, pos, limits[side.index()], &mut |_| {})
+    })
 }
 
 /// One training sample: features from the side to move's view, and its result.
