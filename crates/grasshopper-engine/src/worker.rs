@@ -98,7 +98,18 @@ pub(crate) struct Worker<'a> {
     pub root_moves: Vec<RootMove>,
     /// Evaluation weights (the fitted ones unless an experiment sets others).
     pub weights: [i32; N_FEATURES],
+    /// The horizon's evaluations of this search by exact key (bit
+    /// [`EVAL_FILLED`] set), one slot per hash: transpositions reach the
+    /// same leaves again, and a net's evaluation costs more than the
+    /// lookup. A hit returns the very value the evaluation would, so the
+    /// search is the same with or without it.
+    evals: Vec<(u128, i32)>,
 }
+
+/// Slots of [`Worker::evals`] (a power of two; 512 KiB of 16-byte keys).
+const EVAL_SLOTS: usize = 1 << 15;
+/// Marks a filled slot of [`Worker::evals`]: above the 114 bits of a key.
+const EVAL_FILLED: u128 = 1 << 127;
 
 /// A node being searched: its depth, window, distance from the root and
 /// whether it is on the principal variation.
@@ -142,6 +153,7 @@ impl<'a> Worker<'a> {
             pv_len: [0; MAX_PLY + 1],
             root_moves,
             weights: super::eval::WEIGHTS,
+            evals: vec![(0, 0); EVAL_SLOTS],
         }
     }
 
@@ -296,8 +308,15 @@ impl<'a> Worker<'a> {
 
     /// The evaluation at the horizon, kept inside the heuristic range.
     #[inline(always)]
-    fn static_value(&self, pos: &Position) -> i32 {
-        evaluate_with(pos, &self.weights).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    fn static_value(&mut self, pos: &Position) -> i32 {
+        let key = pos.key() | EVAL_FILLED;
+        let slot = pos.hash64() as usize & (EVAL_SLOTS - 1);
+        if self.evals[slot].0 == key {
+            return self.evals[slot].1;
+        }
+        let v = evaluate_with(pos, &self.weights).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+        self.evals[slot] = (key, v);
+        v
     }
 
     /// The table's move for `pos` when it is legal here (`Continue`), or the
