@@ -241,45 +241,22 @@ impl MidNet {
     /// pass's in its last bits. The lanes are fixed by the code, not by the
     /// machine's vector width: every machine computes the same number.
     pub fn output(&self, pos: &Position) -> f32 {
-        let n = self.hidden;
         let (act, k) = active(pos);
         let f = features(pos);
-        let mut rows = [(0usize, 0.0f32); N_FEATURES];
-        let mut m = 0;
-        for (j, &x) in f.iter().enumerate() {
-            if x != 0 {
-                rows[m] = ((BOARD_INPUTS + j) * n, x as f32 * FEATURE_SCALE);
-                m += 1;
-            }
-        }
+        let (rows, m) = self.feature_rows(&f);
+        let (act, rows) = (&act[..k], &rows[..m]);
         let mut lanes = [0.0f32; BLOCK];
-        let whole = n - n % BLOCK;
+        let whole = self.hidden - self.hidden % BLOCK;
         for c in (0..whole).step_by(BLOCK) {
-            let mut h: [f32; BLOCK] = self.b1[c..c + BLOCK].try_into().unwrap();
-            for &i in &act[..k] {
-                let row = &self.w1[i as usize * n + c..][..BLOCK];
-                for (s, w) in h.iter_mut().zip(row) {
-                    *s += w;
-                }
-            }
-            for &(r, v) in &rows[..m] {
-                let row = &self.w1[r + c..][..BLOCK];
-                for (s, w) in h.iter_mut().zip(row) {
-                    *s += v * w;
-                }
-            }
+            let h = self.block_sums(c, act, rows);
             for ((o, x), w) in lanes.iter_mut().zip(&h).zip(&self.w2[c..c + BLOCK]) {
                 *o += clip(*x) * w;
             }
         }
-        for u in whole..n {
-            let mut s = self.b1[u];
-            for &i in &act[..k] {
-                s += self.w1[i as usize * n + u];
-            }
-            for &(r, v) in &rows[..m] {
-                s += v * self.w1[r + u];
-            }
+        for u in whole..self.hidden {
+            let s = act.iter().map(|&i| self.w1[i as usize * self.hidden + u]);
+            let s = s.fold(self.b1[u], |s, w| s + w);
+            let s = rows.iter().fold(s, |s, &(r, v)| s + v * self.w1[r + u]);
             lanes[0] += clip(s) * self.w2[u];
         }
         let mut out = self.b2 + lanes.iter().sum::<f32>();
@@ -287,6 +264,43 @@ impl MidNet {
             out += x as f32 * w;
         }
         out
+    }
+
+    /// The first-layer rows of the nonzero features `f` (each row's start
+    /// in `w1` and the input's value), and how many.
+    #[inline(always)]
+    fn feature_rows(&self, f: &[i32; N_FEATURES]) -> ([(usize, f32); N_FEATURES], usize) {
+        let mut rows = [(0usize, 0.0f32); N_FEATURES];
+        let mut m = 0;
+        for (j, &x) in f.iter().enumerate() {
+            if x != 0 {
+                rows[m] = ((BOARD_INPUTS + j) * self.hidden, x as f32 * FEATURE_SCALE);
+                m += 1;
+            }
+        }
+        (rows, m)
+    }
+
+    /// The hidden sums of units `c..c + BLOCK` (before the clip): the bias,
+    /// the rows of the active board inputs `act`, then the feature `rows`,
+    /// in [`MidNet::forward`]'s order.
+    #[inline(always)]
+    fn block_sums(&self, c: usize, act: &[u16], rows: &[(usize, f32)]) -> [f32; BLOCK] {
+        let n = self.hidden;
+        let mut h: [f32; BLOCK] = self.b1[c..c + BLOCK].try_into().expect("a block");
+        for &i in act {
+            let row = &self.w1[i as usize * n + c..][..BLOCK];
+            for (s, w) in h.iter_mut().zip(row) {
+                *s += w;
+            }
+        }
+        for &(r, v) in rows {
+            let row = &self.w1[r + c..][..BLOCK];
+            for (s, w) in h.iter_mut().zip(row) {
+                *s += v * w;
+            }
+        }
+        h
     }
 
     /// The evaluation of `pos` in centi-points, as the search reads it.
