@@ -19,7 +19,7 @@
 //! by a `# game I` line.
 
 use crate::datalines::data_lines;
-use crate::midfit::{fit_samples, MidFit, Sample};
+use crate::midfit::{fit_samples, sigmoid, MidFit, Sample};
 use crate::tune::{play_out, random_opening, search_move};
 use grasshopper_engine::eval::{weight_set, WeightSet, K};
 #[cfg(doc)]
@@ -129,8 +129,9 @@ fn play(
 }
 
 /// The games already in `path` (the index after its last `# game` line),
-/// cutting off a game left half-written; checks the header.
-fn resume_point(path: &Path, g: &Generate) -> Result<u32, DistillError> {
+/// cutting off a game left half-written; checks that its header is
+/// `header` (the run's, [`Generate::header`]).
+fn resume_point(path: &Path, header: &str) -> Result<u32, DistillError> {
     let io = |source| DistillError::Io {
         path: path.to_path_buf(),
         source,
@@ -141,11 +142,11 @@ fn resume_point(path: &Path, g: &Generate) -> Result<u32, DistillError> {
     let (mut done, mut keep, mut bytes) = (0u32, 0u64, 0u64);
     for (i, line) in BufReader::new(file).lines().enumerate() {
         let line = line.map_err(io)?;
-        if i == 0 && line != g.header() {
+        if i == 0 && line != header {
             return Err(DistillError::Settings {
                 path: path.to_path_buf(),
                 found: line,
-                wanted: g.header(),
+                wanted: header.to_string(),
             });
         }
         bytes += line.len() as u64 + 1;
@@ -169,14 +170,16 @@ pub fn generate(g: &Generate, path: &Path, log: &mut impl Write) -> Result<usize
         path: path.to_path_buf(),
         source,
     };
-    let first = resume_point(path, g)?;
+    // The header names the net by a hash of its whole text: made once.
+    let header = g.header();
+    let first = resume_point(path, &header)?;
     let mut file = OpenOptions::new()
         .create(true)
         .append(true)
         .open(path)
         .map_err(io)?;
     if first == 0 && file.metadata().map_err(io)?.len() == 0 {
-        writeln!(file, "{}", g.header()).map_err(io)?;
+        writeln!(file, "{header}").map_err(io)?;
     }
     let start = Position::start(g.checkers).expect("checked by the caller");
     let mut searcher = Searcher::new(SearchOptions {
@@ -225,7 +228,7 @@ impl Label {
     /// score with the rest.
     pub fn target(&self, lambda: f32) -> f32 {
         let result = (f32::from(self.result) + 1.0) / 2.0;
-        let score = 1.0 / (1.0 + (-(self.score as f32) / K as f32).exp());
+        let score = sigmoid(self.score as f32 / K as f32);
         lambda * result + (1.0 - lambda) * score
     }
 }

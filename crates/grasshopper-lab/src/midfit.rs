@@ -79,7 +79,9 @@ fn collect(
     }
 }
 
-fn sigmoid(x: f32) -> f32 {
+/// The logistic: the expected result (1 win, 0 loss) of an evaluation in
+/// the fits' logistic units.
+pub(crate) fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
