@@ -1,8 +1,8 @@
 //! `tune` and `selfplay`: the lab tools' command lines.
 
 use super::{parse_checkers, CliError};
-use grasshopper_engine::eval::{WeightSet, N_FEATURES};
-use grasshopper_engine::midnet::NetRole;
+use grasshopper_engine::eval::{WeightSet, MID_LEFT, N_FEATURES};
+use grasshopper_engine::midnet::{net_for, NetRole};
 use grasshopper_engine::Player;
 use grasshopper_lab::selfplay::{read_weights, Side, WeightsFileError};
 use grasshopper_lab::truth::{Judge, Truth};
@@ -309,6 +309,9 @@ fn labelled_sources<'a>(
 
 /// Runs `selfplay`.
 pub fn selfplay(args: SelfplayArgs, seed: u64) -> Result<(), CliError> {
+    if args.a_weights.is_some() || args.b_weights.is_some() {
+        warn_if_weights_unused(args.checkers);
+    }
     let a = Side::new(
         args.a,
         args.a_threads,
@@ -328,6 +331,24 @@ pub fn selfplay(args: SelfplayArgs, seed: u64) -> Result<(), CliError> {
     let mut out = std::io::stdout().lock();
     grasshopper_lab::selfplay::run(&mut out, &a, &b, args.pairs, seed, args.checkers)?;
     Ok(())
+}
+
+/// Says on stderr when `--a-weights` / `--b-weights` cannot change a game
+/// of `checkers`: the weights serve only positions with more than
+/// [`MID_LEFT`] checkers left a side, and there only when no 14-checker
+/// net does.
+fn warn_if_weights_unused(checkers: u8) {
+    if u32::from(checkers) <= MID_LEFT {
+        eprintln!(
+            "grasshopper selfplay: --a-weights/--b-weights have no effect with {checkers} checkers \
+             (the weights serve only positions with more than {MID_LEFT} checkers left)"
+        );
+    } else if net_for(WeightSet::Main).is_some() {
+        eprintln!(
+            "grasshopper selfplay: --a-weights/--b-weights have no effect while the 14-checker net serves \
+             (run `grasshopper --main-net none selfplay ...`)"
+        );
+    }
 }
 
 /// A side's weights (`read_weights`), its errors as the command line's.

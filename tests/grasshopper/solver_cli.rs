@@ -1,4 +1,4 @@
-//! The `solve` and `tablegen` commands, run as the real binary.
+//! The `solve`, `tablegen` and lab (`tune`, `selfplay`) commands, run as the real binary.
 
 use std::process::Command;
 
@@ -597,4 +597,33 @@ fn distill_labels_self_play_resumes_and_fits_a_net_the_14_checker_engine_plays_w
         "{err}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn selfplay_says_when_the_weights_it_is_given_cannot_serve() {
+    // Given a weights file (the built-in 14-checker weights' length)
+    let file = crate::support::scratch("solver_cli_selfplay", "w.txt");
+    let list = vec!["10"; grasshopper_engine::eval::N_FEATURES].join(", ");
+    std::fs::write(&file, format!("[{list}]")).unwrap();
+    let w = file.to_str().unwrap();
+    let selfplay = |global: &[&str], checkers: &str| {
+        let mut args = global.to_vec();
+        args.extend(["selfplay", "--a-weights", w, "--pairs", "1"]);
+        args.extend(["--checkers", checkers, "--a-nodes", "30", "--b-nodes", "30"]);
+        let (ok, _, err) = run(&args);
+        assert!(ok, "{err}");
+        err
+    };
+    // When the game is too small for them, or the 14-checker net serves
+    // Then the command plays and says why the weights change nothing
+    let err = selfplay(&[], "4");
+    assert!(err.contains("no effect with 4 checkers"), "{err}");
+    let err = selfplay(&[], "14");
+    assert!(
+        err.contains("no effect while the 14-checker net serves"),
+        "{err}"
+    );
+    // And where they do serve it says nothing
+    let err = selfplay(&["--main-net", "none"], "14");
+    assert!(!err.contains("no effect"), "{err}");
 }
