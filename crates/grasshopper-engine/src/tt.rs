@@ -48,28 +48,6 @@ pub(crate) struct Tt {
 
 const NO_MOVE: u64 = 0x3FF;
 
-/// Asks the system to back the table with huge pages (2 MiB on x86-64)
-/// where it can: every probe lands on a random slot, and with 4 KiB pages
-/// most probes missed the address translation cache besides the data
-/// cache. A hint only: where the system says no, nothing changes.
-fn advise_huge_pages(slots: &[Slot]) {
-    #[cfg(target_os = "linux")]
-    {
-        let (start, len) = (slots.as_ptr() as usize, std::mem::size_of_val(slots));
-        let page = 4096;
-        let first = start.next_multiple_of(page);
-        let end = (start + len) / page * page;
-        if end > first {
-            // SAFETY: madvise only advises on pages inside the table's own
-            // allocation (rounded inwards to whole pages); it moves and
-            // changes no memory.
-            unsafe { libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE) };
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = slots;
-}
-
 /// The move with the given [`Move::index`], rebuilt from public constructors.
 pub(crate) fn move_from_index(i: usize) -> Option<Move> {
     let (from, to) = (i / 27, i % 27);
@@ -98,7 +76,6 @@ impl Tt {
             k1: AtomicU64::new(0),
             data: AtomicU64::new(0),
         });
-        advise_huge_pages(&slots);
         Tt {
             slots,
             generation: AtomicU64::new(0),
