@@ -132,7 +132,6 @@ struct Best {
     all_proven: bool,
 }
 
-/// Move ordering scores.
 /// A node's moves with their ordering keys, handed out best first as the
 /// search asks for them: most nodes that cut off do so at their first or
 /// second move, so sorting the whole list (a fifth of the search's own
@@ -165,6 +164,7 @@ impl Picker {
     }
 }
 
+/// Move ordering scores.
 const TT_MOVE: i32 = 1 << 30;
 const BEAR_OFF: i32 = 1 << 29;
 const KILLER: i32 = 1 << 28;
