@@ -102,7 +102,10 @@ fn clip(x: f32) -> f32 {
     x.clamp(0.0, 1.0)
 }
 
-fn sigmoid(x: f32) -> f32 {
+/// The logistic: the expected result for the side to move (1 win, 0.5
+/// draw, 0 loss) of an output in the nets' logistic units; the fits and
+/// distill's targets read outputs and scores through it too.
+pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 

@@ -402,8 +402,8 @@ impl<'a> Worker<'a> {
             proven: false,
             all_proven: true,
         };
-        let mut i = 0;
         while let Some(m) = moves.next() {
+            let i = moves.next - 1;
             let mut child = *pos;
             child.play_unchecked(m);
             if node.pv_node {
@@ -430,7 +430,6 @@ impl<'a> Worker<'a> {
                     }
                 }
             }
-            i += 1;
         }
         Some(best)
     }

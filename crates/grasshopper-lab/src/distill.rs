@@ -19,12 +19,12 @@
 //! by a `# game I` line.
 
 use crate::datalines::data_lines;
-use crate::midfit::{fit_samples, sigmoid, MidFit, Sample};
+use crate::midfit::{fit_samples, MidFit, Sample};
 use crate::tune::{play_out, random_opening, search_move};
 use grasshopper_engine::eval::{weight_set, WeightSet, K};
 #[cfg(doc)]
 use grasshopper_engine::midnet::NetRole;
-use grasshopper_engine::midnet::{net_for, MidNet};
+use grasshopper_engine::midnet::{net_for, sigmoid, MidNet};
 use grasshopper_engine::{Limits, Score, SearchOptions, Searcher};
 use grasshopper_rules::{Outcome, Position};
 use rand::{Rng, SeedableRng};

@@ -19,7 +19,7 @@ use crate::truth::Judge;
 #[cfg(doc)]
 use grasshopper_engine::eval::WeightSet;
 use grasshopper_engine::eval::{linear as linear_eval, weight_set, K, WEIGHTS};
-use grasshopper_engine::midnet::{MidNet, NetRole};
+use grasshopper_engine::midnet::{sigmoid, MidNet, NetRole};
 use grasshopper_rules::Position;
 use splitmix::SplitMix64;
 use std::collections::HashSet;
@@ -77,12 +77,6 @@ fn collect(
             }
         }
     }
-}
-
-/// The logistic: the expected result (1 win, 0 loss) of an evaluation in
-/// the fits' logistic units.
-pub(crate) fn sigmoid(x: f32) -> f32 {
-    1.0 / (1.0 + (-x).exp())
 }
 
 /// Mean squared error of `eval` (logistic units) on `samples`.
