@@ -104,6 +104,15 @@ pub struct CheckArgs {
     /// self-play ones: every one of a compared class.
     #[arg(long, value_delimiter = ',')]
     pub ids: Vec<String>,
+    /// Only these classes (comma-separated: contact, crashed, race); all
+    /// three if not given.
+    #[arg(long, value_delimiter = ',', value_parser = class_names())]
+    pub classes: Vec<String>,
+}
+
+/// The classes `--classes` accepts: the check's own.
+fn class_names() -> clap::builder::PossibleValuesParser {
+    rollout_check::CLASSES.map(|(name, _)| name).into()
 }
 
 /// Runs `backgammon rollout-check`: the table on `out`, progress on stderr.
@@ -118,6 +127,7 @@ pub fn check(a: CheckArgs, out: &mut impl Write) -> Result<(), BackgammonError> 
         variance_reduction: !a.no_variance_reduction,
         gnubg: a.gnubg,
         ids: a.ids,
+        classes: a.classes,
     };
     Ok(rollout_check::run(&s, out, &mut std::io::stderr())?)
 }

@@ -1,4 +1,4 @@
-//! `grasshopper backgammon moves`, `show`, `rollout`, `cube-errors` and `benchmark`, as scripts run them.
+//! `grasshopper backgammon moves`, `show`, `rollout`, `rollout-check`, `cube-errors` and `benchmark`, as scripts run them.
 
 use std::process::Command;
 
@@ -171,6 +171,38 @@ fn cube_errors_judges_with_gnubg() {
     let (code, _, err) = run(&["backgammon", "cube-errors", "--jacoby", "maybe"]);
     assert_eq!(code, 2);
     assert!(err.contains("--jacoby"), "{err}");
+}
+
+/// `backgammon rollout-check --classes` rolls out only the positions of
+/// the classes named (gnubg classes them): of a race position and the
+/// opening (contact), `--classes race` keeps the race one.
+#[test]
+fn rollout_check_keeps_only_the_classes_asked_for() {
+    let race = "fwCAAHa7AQAAAA";
+    let ids = format!("{race},4HPwATDgc/ABMA");
+    let (code, out, err) = run(&[
+        "backgammon",
+        "rollout-check",
+        "--ids",
+        &ids,
+        "--classes",
+        "race",
+        "--trials",
+        "36",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<&str> = out.lines().filter(|l| l.contains(race)).collect();
+    assert_eq!(rows.len(), 1, "{out}");
+    assert!(rows[0].starts_with("race "), "{out}");
+    assert!(!out.contains("4HPwATDgc/ABMA"), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("race     1 ")), "{out}");
+    assert!(!out.lines().any(|l| l.starts_with("contact")), "{out}");
+    let (code, _, err) = run(&["backgammon", "rollout-check", "--classes", "bearoff"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("'bearoff'") && err.contains("contact, crashed, race"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -39,6 +39,8 @@ pub struct CheckSettings {
     /// These positions (Position IDs, player on roll) instead of self-play
     /// ones, all of them, classed by gnubg.
     pub ids: Vec<String>,
+    /// Only these classes (names of [`CLASSES`]); empty: all three.
+    pub classes: Vec<String>,
 }
 
 /// Why the check failed.
@@ -57,7 +59,7 @@ pub enum CheckError {
 }
 
 /// gnubg's classes we compare, by its ClassifyPosition numbers.
-const CLASSES: [(&str, u32); 3] = [("contact", 10), ("crashed", 9), ("race", 8)];
+pub const CLASSES: [(&str, u32); 3] = [("contact", 10), ("crashed", 9), ("race", 8)];
 
 /// One position's two rollouts (cubeless equity, standard error).
 #[derive(Clone, Debug)]
@@ -113,7 +115,8 @@ fn choose(s: &CheckSettings) -> Result<Vec<(&'static str, Board)>, CheckError> {
     let text = ran.outputs.into_iter().next().expect("one output");
     let text = text.map_err(|e| CheckError::Output(format!("no classes: {e}")))?;
     let mut chosen = Vec::new();
-    for (name, number) in CLASSES {
+    let wanted = |name: &str| s.classes.is_empty() || s.classes.iter().any(|c| c == name);
+    for (name, number) in CLASSES.into_iter().filter(|(name, _)| wanted(name)) {
         chosen.extend(
             boards
                 .iter()
