@@ -49,9 +49,10 @@ pub struct QualityArgs {
     /// legal moves).
     #[arg(long, default_value_t = 10_000)]
     positions: usize,
-    /// Move times to measure, in milliseconds, comma-separated.
-    #[arg(long, default_value = "10,100", value_delimiter = ',')]
-    movetimes: Vec<u64>,
+    /// Move times to measure, in milliseconds, comma-separated; `none` for
+    /// none (only the --nodes limits).
+    #[arg(long, default_value = "10,100", value_delimiter = ',', value_parser = parse_movetime)]
+    movetimes: Vec<Option<u64>>,
     /// Node limits to measure as well, comma-separated (a fixed amount of
     /// work, whatever else runs on the machine).
     #[arg(long, value_delimiter = ',')]
@@ -76,6 +77,11 @@ pub fn run(a: QualityArgs, seed: u64, out: &mut impl Write) -> Result<(), CliErr
         let why = "--replay scores a record: give the tables (--retro) or a truth file (--truth)";
         return Err(CliError::Usage(why.into()));
     }
+    let searches = a.movetimes.iter().flatten().count() + a.nodes.len();
+    if searches == 0 && a.replay.is_none() && a.export_truth.is_none() {
+        let why = "--movetimes none and no --nodes: nothing to measure";
+        return Err(CliError::Usage(why.into()));
+    }
     let settings = QualitySettings {
         retro: a.retro,
         record: a.record,
@@ -86,7 +92,7 @@ pub fn run(a: QualityArgs, seed: u64, out: &mut impl Write) -> Result<(), CliErr
         errors: a.errors,
         checkers: a.checkers,
         positions: a.positions,
-        movetimes: a.movetimes,
+        movetimes: a.movetimes.into_iter().flatten().collect(),
         nodes: a.nodes,
         game_nodes: a.game_nodes,
         random_plies: a.random_plies,
@@ -101,4 +107,14 @@ pub fn run(a: QualityArgs, seed: u64, out: &mut impl Write) -> Result<(), CliErr
         QualityError::Output(e) => CliError::Io(e),
         e @ QualityError::Checkers(_) => CliError::Usage(e.to_string()),
     })
+}
+
+/// One `--movetimes` value: milliseconds, or `none`.
+fn parse_movetime(s: &str) -> Result<Option<u64>, String> {
+    if s == "none" {
+        return Ok(None);
+    }
+    s.parse()
+        .map(Some)
+        .map_err(|_| format!("expected milliseconds or `none`, got {s:?}"))
 }

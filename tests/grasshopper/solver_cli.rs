@@ -224,7 +224,7 @@ fn retro_quality_records_the_engines_moves_and_replays_them_against_the_tables()
         "--positions-from",
         f,
         "--movetimes",
-        "1",
+        "none",
         "--nodes",
         "300",
         "--record",
@@ -232,6 +232,9 @@ fn retro_quality_records_the_engines_moves_and_replays_them_against_the_tables()
     ]);
     assert!(ok, "{err}");
     assert_eq!(covered(&out), (n, n));
+    assert!(!out.contains("movetime"), "--movetimes none: {out}");
+    let (ok, _, err) = run(&["retro-quality", "--retro", d, "--movetimes", "none"]);
+    assert!(!ok && err.contains("nothing to measure"), "{err}");
     let node_lines = |path: &str| -> Vec<String> {
         let text = std::fs::read_to_string(path).unwrap();
         text.lines()

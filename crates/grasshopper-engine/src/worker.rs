@@ -106,7 +106,8 @@ pub(crate) struct Worker<'a> {
     evals: Vec<(u128, i32)>,
 }
 
-/// Slots of [`Worker::evals`] (a power of two; 512 KiB of 16-byte keys).
+/// Slots of [`Worker::evals`] (a power of two; 1 MiB: a slot is a 16-byte
+/// key and its value, padded to 32 bytes by the key's alignment).
 const EVAL_SLOTS: usize = 1 << 15;
 /// Marks a filled slot of [`Worker::evals`]: above the 114 bits of a key.
 const EVAL_FILLED: u128 = 1 << 127;
