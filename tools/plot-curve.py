@@ -14,6 +14,8 @@ No plotting library needed: the SVG is written here, Chromium renders it."""
 import csv, os, shutil, subprocess, sys, tempfile, textwrap
 
 W, H = 900, 520
+# Pixels of the generations plot's column for one generation.
+COLUMN = 120
 L, R, T, B = 80, 30, 50, 70
 
 
@@ -28,7 +30,8 @@ def main():
         args.remove("--generations")
         src, out = args
         rows = list(csv.DictReader(open(src)))
-        write(draw_generations(rows), out)
+        svg, width = draw_generations(rows)
+        write(svg, out, width)
         return
     src, out = args
     rows = [(int(r["games"]), float(r["ppg"]), float(r["ci95"]), float(r["cpu_seconds"]))
@@ -36,15 +39,18 @@ def main():
     write(draw(rows, title), out)
 
 
-def write(svg, out):
+def write(svg, out, width=W):
     svg_path = os.path.splitext(out)[0] + ".svg"
     open(svg_path, "w").write(svg)
-    render(svg_path, out)
+    render(svg_path, out, width)
 
 
 def draw_generations(rows):
-    """Two series over the generations, each point with its 95% interval."""
+    """Two series over the generations, each point with its 95% interval;
+    returns the SVG and its width (a column of at least COLUMN pixels a
+    generation, so that neighbouring labels do not overlap)."""
     n = len(rows)
+    W = max(globals()["W"], L + R + COLUMN * n)
     ymin, ymax = -0.4, 0.8
     x = lambda i: L + (W - L - R) * (i + 0.5) / n
     y = lambda v: T + (H - T - B) * (ymax - v) / (ymax - ymin)
@@ -61,8 +67,8 @@ def draw_generations(rows):
         v = round(v + 0.2, 6)
     for i, r in enumerate(rows):
         s.append(f'<text x="{x(i)}" y="{H - B + 18}" text-anchor="middle">gen {r["generation"]}</text>')
-        # Long labels wrap onto lines of about 16 characters, so neighbours do not overlap.
-        for k, line in enumerate(textwrap.wrap(r["label"], 16)):
+        # Long labels wrap to the column's width (about 6.5 pixels a character at 11 px).
+        for k, line in enumerate(textwrap.wrap(r["label"], int(COLUMN / 6.5) - 1)):
             s.append(f'<text x="{x(i)}" y="{H - B + 32 + 12 * k}" text-anchor="middle" '
                      f'font-size="11">{line}</text>')
     ref = 0.63
@@ -88,7 +94,7 @@ def draw_generations(rows):
              f'text-anchor="middle">points per game</text>')
     s.append(f'<rect x="{L}" y="{T}" width="{W - L - R}" height="{H - T - B}" fill="none" stroke="#333"/>')
     s.append("</svg>")
-    return "\n".join(s)
+    return "\n".join(s), W
 
 
 def draw(rows, title):
@@ -130,14 +136,14 @@ def draw(rows, title):
     return "\n".join(s)
 
 
-def render(svg_path, png_path):
+def render(svg_path, png_path, width=W):
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if not chromium:
         sys.exit("plot-curve: no chromium to render the PNG (the SVG is written)")
     with tempfile.TemporaryDirectory() as profile:
         subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu",
                         f"--user-data-dir={profile}", "--hide-scrollbars",
-                        f"--window-size={W},{H}", f"--screenshot={os.path.abspath(png_path)}",
+                        f"--window-size={width},{H}", f"--screenshot={os.path.abspath(png_path)}",
                         "file://" + os.path.abspath(svg_path)],
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
