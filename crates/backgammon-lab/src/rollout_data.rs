@@ -548,19 +548,79 @@ pub fn generate(
     let (mut f, done) = open_shard(&path, [&head, &legacy], &expected)?;
     let mut boards = source.positions(eval, s);
     let mut next = 0;
-    for (n, &i) in expected.iter().enumerate().skip(done.len()) {
-        let board = boards
-            .nth(i - next)
-            .expect("the run has its count of positions");
-        next = i + 1;
-        let r = roll_out(eval, s, i, board, threads)?;
-        f.write_all(format!("{r}\n").as_bytes())
-            .and_then(|_| f.flush())
+    let todo = &expected[done.len()..];
+    // A rollout spreads its trials over the threads; look-ahead labels are
+    // one thread's work each, so the threads take a chunk of positions
+    // together instead, written in order when the chunk is done.
+    let chunk = if s.look.is_some() {
+        8 * threads.max(1)
+    } else {
+        1
+    };
+    for (c, part) in todo.chunks(chunk).enumerate() {
+        let items: Vec<(usize, Board)> = part
+            .iter()
+            .map(|&i| {
+                let board = boards
+                    .nth(i - next)
+                    .expect("the run has its count of positions");
+                next = i + 1;
+                (i, board)
+            })
+            .collect();
+        let records = label_chunk(eval, s, &items, threads)?;
+        for (k, r) in records.iter().enumerate() {
+            f.write_all(format!("{r}\n").as_bytes())
+                .map_err(io_at(&path))?;
+            let n = done.len() + c * chunk + k + 1;
+            progress(r, n, expected.len());
+        }
+        f.flush()
             .and_then(|_| f.sync_data())
             .map_err(io_at(&path))?;
-        progress(&r, n + 1, expected.len());
     }
     Ok(path)
+}
+
+/// The records of `items` (index, position), in their order: a rollout
+/// alone on all `threads`, or look-ahead labels shared out among them
+/// (each thread every `threads`-th item; the labels do not depend on
+/// which thread makes them).
+fn label_chunk(
+    eval: &Evaluator,
+    s: &DataSettings,
+    items: &[(usize, Board)],
+    threads: usize,
+) -> Result<Vec<Record>, DataError> {
+    let threads = threads.max(1).min(items.len().max(1));
+    if s.look.is_none() || threads == 1 {
+        return items
+            .iter()
+            .map(|&(i, board)| roll_out(eval, s, i, board, threads))
+            .collect();
+    }
+    let parts: Vec<Vec<Result<Record, DataError>>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                scope.spawn(move || {
+                    items
+                        .iter()
+                        .skip(t)
+                        .step_by(threads)
+                        .map(|&(i, board)| roll_out(eval, s, i, board, 1))
+                        .collect()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a labelling thread panicked"))
+            .collect()
+    });
+    let mut parts: Vec<_> = parts.into_iter().map(Vec::into_iter).collect();
+    (0..items.len())
+        .map(|k| parts[k % threads].next().expect("every item labelled"))
+        .collect()
 }
 
 /// Reads a data file: its header line and its complete records (a line a
@@ -907,6 +967,50 @@ mod tests {
         dir: &Path,
     ) -> Result<PathBuf, DataError> {
         generate(eval, s, source, Shard::WHOLE, dir, 1, |_, _, _| {})
+    }
+
+    /// Look-ahead labels share a chunk of positions out among the threads:
+    /// the file is the one thread's, byte for byte, resumed or not, and
+    /// progress hears every record once, in order.
+    #[test]
+    fn look_ahead_labels_on_threads_are_the_one_threads_file() {
+        let eval = Evaluator::shipped();
+        let s = DataSettings {
+            positions: 30,
+            look: Some(1),
+            ..tiny()
+        };
+        let one = tempfile::tempdir().unwrap();
+        let alone = std::fs::read(unsharded(&eval, &s, &Source::SelfPlay, one.path()).unwrap());
+        let three = tempfile::tempdir().unwrap();
+        // Killed after 5 records (inside the first chunk of 24), then resumed.
+        let mut heard = Vec::new();
+        let path = generate(
+            &eval,
+            &s,
+            &Source::SelfPlay,
+            Shard::WHOLE,
+            three.path(),
+            3,
+            |r, n, of| heard.push((r.index, n, of)),
+        )
+        .unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let kept: String = text.split_inclusive('\n').take(1 + 5).collect();
+        std::fs::write(&path, kept).unwrap();
+        generate(
+            &eval,
+            &s,
+            &Source::SelfPlay,
+            Shard::WHOLE,
+            three.path(),
+            3,
+            |_, _, _| {},
+        )
+        .unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), alone.unwrap());
+        let expected: Vec<(usize, usize, usize)> = (0..30).map(|i| (i, i + 1, 30)).collect();
+        assert_eq!(heard, expected);
     }
 
     #[test]
