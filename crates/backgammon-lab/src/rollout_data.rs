@@ -592,11 +592,15 @@ fn label_chunk(
     items: &[(usize, Board)],
     threads: usize,
 ) -> Result<Vec<Record>, DataError> {
-    let threads = threads.max(1).min(items.len().max(1));
-    if s.look.is_none() || threads == 1 {
+    // Threads over the items, and each item's own (a rollout's trials).
+    let (threads, per_item) = match s.look {
+        Some(_) => (threads.clamp(1, items.len().max(1)), 1),
+        None => (1, threads),
+    };
+    if threads == 1 {
         return items
             .iter()
-            .map(|&(i, board)| roll_out(eval, s, i, board, threads))
+            .map(|&(i, board)| roll_out(eval, s, i, board, per_item))
             .collect();
     }
     let parts: Vec<Vec<Result<Record, DataError>>> = std::thread::scope(|scope| {
