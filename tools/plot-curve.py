@@ -50,19 +50,19 @@ def draw_generations(rows):
     returns the SVG and its width (a column of at least COLUMN pixels a
     generation, so that neighbouring labels do not overlap)."""
     n = len(rows)
-    W = max(globals()["W"], L + R + COLUMN * n)
+    width = max(W, L + R + COLUMN * n)
     ymin, ymax = -0.4, 0.8
-    x = lambda i: L + (W - L - R) * (i + 0.5) / n
+    x = lambda i: L + (width - L - R) * (i + 0.5) / n
     y = lambda v: T + (H - T - B) * (ymax - v) / (ymax - ymin)
-    s = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" '
+    s = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{H}" '
          f'font-family="DejaVu Sans, sans-serif" font-size="13">',
-         f'<rect width="{W}" height="{H}" fill="white"/>',
-         f'<text x="{W / 2}" y="28" text-anchor="middle" font-size="15">'
+         f'<rect width="{width}" height="{H}" fill="white"/>',
+         f'<text x="{width / 2}" y="28" text-anchor="middle" font-size="15">'
          f'Nets by generation, 1-ply, cubeless money: points per game (95% interval)</text>']
     v = ymin
     while v <= ymax + 1e-9:
         colour = "#888" if abs(v) < 1e-9 else "#ddd"
-        s.append(f'<line x1="{L}" x2="{W - R}" y1="{y(v)}" y2="{y(v)}" stroke="{colour}"/>')
+        s.append(f'<line x1="{L}" x2="{width - R}" y1="{y(v)}" y2="{y(v)}" stroke="{colour}"/>')
         s.append(f'<text x="{L - 8}" y="{y(v) + 4}" text-anchor="end">{v:+.1f}</text>')
         v = round(v + 0.2, 6)
     for i, r in enumerate(rows):
@@ -72,7 +72,7 @@ def draw_generations(rows):
             s.append(f'<text x="{x(i)}" y="{H - B + 32 + 12 * k}" text-anchor="middle" '
                      f'font-size="11">{line}</text>')
     ref = 0.63
-    s.append(f'<line x1="{L}" x2="{W - R}" y1="{y(ref)}" y2="{y(ref)}" stroke="#1f5fa8" '
+    s.append(f'<line x1="{L}" x2="{width - R}" y1="{y(ref)}" y2="{y(ref)}" stroke="#1f5fa8" '
              f'stroke-dasharray="6 4" opacity="0.6"/>')
     # Left, where the early generations sit well below the line: the
     # right end is where the newest points reach it.
@@ -92,9 +92,9 @@ def draw_generations(rows):
         s.append(f'<text x="{L + 10}" y="{T + 20 + 18 * k}" fill="{colour}">{name}</text>')
     s.append(f'<text transform="translate(20,{(T + H - B) / 2}) rotate(-90)" '
              f'text-anchor="middle">points per game</text>')
-    s.append(f'<rect x="{L}" y="{T}" width="{W - L - R}" height="{H - T - B}" fill="none" stroke="#333"/>')
+    s.append(f'<rect x="{L}" y="{T}" width="{width - L - R}" height="{H - T - B}" fill="none" stroke="#333"/>')
     s.append("</svg>")
-    return "\n".join(s), W
+    return "\n".join(s), width
 
 
 def draw(rows, title):
