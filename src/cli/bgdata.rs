@@ -216,6 +216,12 @@ pub struct FitArgs {
     pub class: Option<NetClass>,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Threads each Adam batch's gradient is made on (with --adam): more
+    /// than one sums a batch in four fixed parts, so every number of
+    /// threads above one fits the same nets (one thread, the default,
+    /// adds sample after sample: the fits of the committed nets).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub threads: u32,
 }
 
 /// Runs a `rollout-data` step: results on `out`, progress on stderr.
@@ -396,6 +402,7 @@ fn fit(a: FitArgs, out: &mut impl Write) -> Result<(), BackgammonError> {
             alpha,
             adam: a.adam.map(|b| b as usize),
             seed: a.seed,
+            threads: a.threads as usize,
         },
         |epoch, rows| {
             let figures: Vec<String> = rows

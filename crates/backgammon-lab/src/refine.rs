@@ -154,21 +154,49 @@ const NET_CLASSES: [Class; 3] = [Class::Contact, Class::Crashed, Class::Race];
 pub struct AdamFit {
     batch: usize,
     state: Vec<(Adam, Grads)>,
+    /// Threads a batch's gradient is made on (1: in sample order).
+    threads: usize,
+    /// On threads: each of the [`PARTS`] parts' gradients, one per net.
+    parts: Vec<Vec<Grads>>,
 }
+
+/// Parts a batch's gradient is summed in on threads: fixed, not the
+/// threads', so that any number of threads gives the same nets (the part
+/// sums added in part order; one thread adds sample after sample, a
+/// different rounding, so a one-thread fit is not a threaded one's).
+const PARTS: usize = 4;
 
 impl AdamFit {
     /// Fresh state for `eval`'s nets, batches of `batch` samples.
     pub fn new(eval: &Evaluator, batch: usize) -> AdamFit {
+        AdamFit::on_threads(eval, batch, 1)
+    }
+
+    /// The same, each batch's gradient made on `threads` threads (more
+    /// than one: in [`PARTS`] parts, the same nets for any number).
+    pub fn on_threads(eval: &Evaluator, batch: usize, threads: usize) -> AdamFit {
+        let grads = || -> Vec<Grads> {
+            NET_CLASSES
+                .iter()
+                .map(|&c| Grads::new(eval.net(c).expect("a net's class")))
+                .collect()
+        };
         let state = NET_CLASSES
             .iter()
-            .map(|&c| {
-                let net = eval.net(c).expect("a net's class");
-                (Adam::new(net), Grads::new(net))
-            })
+            .zip(grads())
+            .map(|(&c, g)| (Adam::new(eval.net(c).expect("a net's class")), g))
             .collect();
+        let threads = threads.max(1);
+        let parts = if threads > 1 {
+            (0..PARTS).map(|_| grads()).collect()
+        } else {
+            Vec::new()
+        };
         AdamFit {
             batch: batch.max(1),
             state,
+            threads,
+            parts,
         }
     }
 
@@ -182,23 +210,12 @@ impl AdamFit {
         rate: f32,
         rng: &mut SplitMix,
     ) {
-        let mut x = [0.0f32; CONTACT_INPUTS];
         for batch in shuffled(data.len(), rng).chunks(self.batch) {
-            for &k in batch {
-                let (b, target) = &data[k as usize];
-                let class = classify(b);
-                let (Some(slot), Some(net)) = (
-                    NET_CLASSES.iter().position(|&c| c == class),
-                    eval.net(class),
-                ) else {
-                    continue;
-                };
-                x.fill(0.0);
-                net.accumulate(
-                    net_inputs(class, b, &mut x, net.inputs()),
-                    target,
-                    &mut self.state[slot].1,
-                );
+            if self.threads > 1 {
+                self.accumulate_in_parts(eval, data, batch);
+            } else {
+                let grads = self.state.iter_mut().map(|(_, g)| g);
+                accumulate(eval, data, batch, grads);
             }
             for (&c, (adam, grads)) in NET_CLASSES.iter().zip(&mut self.state) {
                 if grads.samples() > 0 {
@@ -207,6 +224,63 @@ impl AdamFit {
                 }
             }
         }
+    }
+
+    /// The batch's gradient made in [`PARTS`] contiguous parts shared out
+    /// among the threads, then added to the nets' gradients in part order.
+    fn accumulate_in_parts(&mut self, eval: &Evaluator, data: &[(Board, Probs)], batch: &[u32]) {
+        let size = batch.len().div_ceil(PARTS).max(1);
+        let threads = self.threads;
+        let mut work: Vec<Vec<(&[u32], &mut Vec<Grads>)>> =
+            (0..threads).map(|_| Vec::new()).collect();
+        for (p, (part, grads)) in batch.chunks(size).zip(&mut self.parts).enumerate() {
+            work[p % threads].push((part, grads));
+        }
+        std::thread::scope(|scope| {
+            for jobs in work.into_iter().filter(|w| !w.is_empty()) {
+                scope.spawn(move || {
+                    for (part, grads) in jobs {
+                        accumulate(eval, data, part, grads.iter_mut());
+                    }
+                });
+            }
+        });
+        for part in &mut self.parts {
+            for ((_, total), g) in self.state.iter_mut().zip(part.iter_mut()) {
+                if g.samples() > 0 {
+                    total.add(g);
+                    g.clear();
+                }
+            }
+        }
+    }
+}
+
+/// Adds the gradients of the samples `picks` of `data`, each to its
+/// class's net's (`grads` in [`NET_CLASSES`] order).
+fn accumulate<'g>(
+    eval: &Evaluator,
+    data: &[(Board, Probs)],
+    picks: &[u32],
+    grads: impl Iterator<Item = &'g mut Grads>,
+) {
+    let mut grads: Vec<&mut Grads> = grads.collect();
+    let mut x = [0.0f32; CONTACT_INPUTS];
+    for &k in picks {
+        let (b, target) = &data[k as usize];
+        let class = classify(b);
+        let (Some(slot), Some(net)) = (
+            NET_CLASSES.iter().position(|&c| c == class),
+            eval.net(class),
+        ) else {
+            continue;
+        };
+        x.fill(0.0);
+        net.accumulate(
+            net_inputs(class, b, &mut x, net.inputs()),
+            target,
+            grads[slot],
+        );
     }
 }
 
@@ -486,5 +560,36 @@ mod tests {
         let labels = label(&eval, &boards[..4], 1, 2);
         assert_eq!(labels.len(), 4);
         assert_eq!(probs_from_bytes(&probs_to_bytes(&labels)), labels);
+    }
+
+    #[test]
+    fn a_fit_on_threads_fits_the_same_nets_on_any_number_of_them() {
+        // Given self-play positions of every class, labelled with the nets'
+        // own chances moved towards a win (something for the fit to learn)
+        let eval = Evaluator::shipped();
+        let data: Vec<(Board, Probs)> = self_play_positions(&eval, 3, 0.2, 5)
+            .into_iter()
+            .map(|b| {
+                let mut p = eval.evaluate(&b);
+                p[0] = 0.8 * p[0] + 0.2;
+                (b, p)
+            })
+            .collect();
+        assert!(data.len() > 100);
+        let fit = |threads: usize| {
+            let mut e = eval.clone();
+            let mut f = AdamFit::on_threads(&e, 16, threads);
+            for epoch in 0..2 {
+                f.epoch(&mut e, &data, 1e-3, &mut SplitMix::new(epoch));
+            }
+            e.digest()
+        };
+        // When fitted on one, two, three and five threads
+        let (one, two, three, five) = (fit(1), fit(2), fit(3), fit(5));
+        // Then every fit moved the nets, and the threaded fits agree to the
+        // bit (their parts are fixed, not the threads').
+        assert!([one, two, three, five].iter().all(|&d| d != eval.digest()));
+        assert_eq!(two, three);
+        assert_eq!(two, five);
     }
 }

@@ -791,6 +791,8 @@ pub struct FitSettings {
     pub adam: Option<usize>,
     /// Seed of each epoch's order.
     pub seed: u64,
+    /// Threads of each Adam batch ([`crate::refine::AdamFit::on_threads`]).
+    pub threads: usize,
 }
 
 /// Fits `eval` to the rolled-out `train` records with the refinement's
@@ -807,7 +809,9 @@ pub fn fit(
 ) {
     let data = training_pairs(train);
     log(0, &rmse_by_class(eval, test));
-    let mut adam = s.adam.map(|batch| crate::refine::AdamFit::new(eval, batch));
+    let mut adam = s
+        .adam
+        .map(|batch| crate::refine::AdamFit::on_threads(eval, batch, s.threads));
     let (epochs, alpha) = (s.epochs, s.alpha);
     for epoch in 0..epochs {
         let f = if epochs > 1 {

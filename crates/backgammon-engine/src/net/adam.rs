@@ -39,6 +39,17 @@ impl Grads {
     pub fn samples(&self) -> u32 {
         self.samples
     }
+
+    /// Adds `other`'s sum (a gradient of the same net's shapes) to this one.
+    pub fn add(&mut self, other: &Grads) {
+        for (a, b) in self.parts.iter_mut().zip(&other.parts) {
+            assert_eq!(a.len(), b.len(), "gradients of different nets");
+            for (a, b) in a.iter_mut().zip(b) {
+                *a += b;
+            }
+        }
+        self.samples += other.samples;
+    }
 }
 
 /// Mutable views of a gradient's parts, named as the net's.
