@@ -220,7 +220,7 @@ pub struct FitArgs {
     /// than one sums a batch in four fixed parts, so every number of
     /// threads above one fits the same nets (one thread, the default,
     /// adds sample after sample: the fits of the committed nets).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, default_value_t = 1, requires = "adam", value_parser = clap::value_parser!(u32).range(1..))]
     pub threads: u32,
 }
 

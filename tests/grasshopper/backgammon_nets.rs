@@ -220,6 +220,24 @@ fn siblings_labelled_by_the_search_fit_with_adam_into_nets_that_play() {
         read(only.join("contact.net")),
         read(shipped.join("contact.net"))
     );
+    // On threads: the same nets for two and three of them.
+    let threaded = |t: &str| {
+        let at = dir.join(format!("threads-{t}"));
+        let at_s = at.to_str().unwrap();
+        let args = [
+            &fit[..fit.len() - 1],
+            &[at_s, "--adam", "4", "--threads", t],
+        ]
+        .concat();
+        assert!(first_line(&args).contains("fitted to 10 "));
+        read(at.join("contact.net"))
+    };
+    assert_eq!(threaded("2"), threaded("3"));
+    // Threads are for Adam's batches: without --adam they are refused.
+    let args = [&fit[..], &["--threads", "2"]].concat();
+    let refused = Command::new(crate::BIN).args(&args).output().unwrap();
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--adam"));
     let mut e = Engine::start(crate::BIN, &["--nets", out_s]);
     e.send("ubgi");
     e.recv_until(|l| l == "ubgiok");
