@@ -153,7 +153,9 @@ const NET_CLASSES: [Class; 3] = [Class::Contact, Class::Crashed, Class::Race];
 /// Adam's state across the epochs of a fit: one per net.
 pub struct AdamFit {
     batch: usize,
-    state: Vec<(Adam, Grads)>,
+    /// Each net's Adam state and its batch gradient, in [`NET_CLASSES`] order.
+    adams: Vec<Adam>,
+    grads: Vec<Grads>,
     /// Threads a batch's gradient is made on (1: in sample order).
     threads: usize,
     /// On threads: each of the [`PARTS`] parts' gradients, one per net.
@@ -181,10 +183,9 @@ impl AdamFit {
                 .map(|&c| Grads::new(eval.net(c).expect("a net's class")))
                 .collect()
         };
-        let state = NET_CLASSES
+        let adams = NET_CLASSES
             .iter()
-            .zip(grads())
-            .map(|(&c, g)| (Adam::new(eval.net(c).expect("a net's class")), g))
+            .map(|&c| Adam::new(eval.net(c).expect("a net's class")))
             .collect();
         let threads = threads.max(1);
         let parts = if threads > 1 {
@@ -194,7 +195,8 @@ impl AdamFit {
         };
         AdamFit {
             batch: batch.max(1),
-            state,
+            adams,
+            grads: grads(),
             threads,
             parts,
         }
@@ -214,10 +216,10 @@ impl AdamFit {
             if self.threads > 1 {
                 self.accumulate_in_parts(eval, data, batch);
             } else {
-                let grads = self.state.iter_mut().map(|(_, g)| g);
-                accumulate(eval, data, batch, grads);
+                accumulate(eval, data, batch, &mut self.grads);
             }
-            for (&c, (adam, grads)) in NET_CLASSES.iter().zip(&mut self.state) {
+            let nets = NET_CLASSES.iter().zip(&mut self.adams).zip(&mut self.grads);
+            for ((&c, adam), grads) in nets {
                 if grads.samples() > 0 {
                     adam.step(eval.net_mut(c).expect("a net's class"), grads, rate);
                     grads.clear();
@@ -240,13 +242,13 @@ impl AdamFit {
             for jobs in work.into_iter().filter(|w| !w.is_empty()) {
                 scope.spawn(move || {
                     for (part, grads) in jobs {
-                        accumulate(eval, data, part, grads.iter_mut());
+                        accumulate(eval, data, part, grads);
                     }
                 });
             }
         });
         for part in &mut self.parts {
-            for ((_, total), g) in self.state.iter_mut().zip(part.iter_mut()) {
+            for (total, g) in self.grads.iter_mut().zip(part.iter_mut()) {
                 if g.samples() > 0 {
                     total.add(g);
                     g.clear();
@@ -258,13 +260,7 @@ impl AdamFit {
 
 /// Adds the gradients of the samples `picks` of `data`, each to its
 /// class's net's (`grads` in [`NET_CLASSES`] order).
-fn accumulate<'g>(
-    eval: &Evaluator,
-    data: &[(Board, Probs)],
-    picks: &[u32],
-    grads: impl Iterator<Item = &'g mut Grads>,
-) {
-    let mut grads: Vec<&mut Grads> = grads.collect();
+fn accumulate(eval: &Evaluator, data: &[(Board, Probs)], picks: &[u32], grads: &mut [Grads]) {
     let mut x = [0.0f32; CONTACT_INPUTS];
     for &k in picks {
         let (b, target) = &data[k as usize];
@@ -279,7 +275,7 @@ fn accumulate<'g>(
         net.accumulate(
             net_inputs(class, b, &mut x, net.inputs()),
             target,
-            grads[slot],
+            &mut grads[slot],
         );
     }
 }
