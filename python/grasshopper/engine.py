@@ -67,6 +67,8 @@ RECOVERY_TIMEOUT = 5.0
 """Seconds a timed-out engine gets to answer ``stop`` and ``isready``."""
 
 _T = TypeVar("_T")
+_D = TypeVar("_D", bound="_SyncDriver")
+_A = TypeVar("_A", bound="_AsyncDriver")
 
 
 class _Expired(Exception):
@@ -185,6 +187,21 @@ class _SyncDriver:
         except (_Expired, EngineTerminated):
             self.kill()
             return False
+
+    def _handshake(self: _D, core: Any) -> _D:
+        """Takes ``core`` as this engine's protocol state and runs its
+        handshake; a failed handshake kills the process."""
+        self._core = core
+        try:
+            self._run("handshake", core.handshake(), None)
+        except BaseException:
+            self.kill()
+            raise
+        return self
+
+    def ping(self, *, timeout: Optional[float] = None) -> None:
+        """``isready`` until ``readyok``: the engine is alive and idle."""
+        self._run("ping", ready(), timeout)
 
     def kill(self) -> None:
         """Kills the engine process at once (also from another thread,
@@ -329,6 +346,20 @@ class _AsyncDriver:
             await self.kill()
             return False
 
+    async def _handshake(self: _A, core: Any) -> _A:
+        """See :meth:`_SyncDriver._handshake`."""
+        self._core = core
+        try:
+            await self._run("handshake", core.handshake(), None)
+        except BaseException:
+            await self.kill()
+            raise
+        return self
+
+    async def ping(self, *, timeout: Optional[float] = None) -> None:
+        """``isready`` until ``readyok``: the engine is alive and idle."""
+        await self._run("ping", ready(), timeout)
+
     async def kill(self) -> None:
         """Kills the engine process at once."""
         await self._end()
@@ -395,18 +426,7 @@ class Engine(_SyncDriver, _UgiState):
         """Starts ``command`` (a path or an argument list) and runs the
         handshake. ``timeout`` is the default of every call, in seconds;
         ``popen_args`` go to :class:`subprocess.Popen` (``env``, ``cwd``)."""
-        engine = cls(_argv(command), timeout, stderr, **popen_args)
-        engine._core = UgiCore()
-        try:
-            engine._run("handshake", engine._core.handshake(), None)
-        except BaseException:
-            engine.kill()
-            raise
-        return engine
-
-    def ping(self, *, timeout: Optional[float] = None) -> None:
-        """``isready`` until ``readyok``: the engine is alive and idle."""
-        self._run("ping", ready(), timeout)
+        return cls(_argv(command), timeout, stderr, **popen_args)._handshake(UgiCore())
 
     def configure(
         self, options: Mapping[str, ConfigValue], *, timeout: Optional[float] = None
@@ -537,17 +557,7 @@ class AsyncEngine(_AsyncDriver, _UgiState):
         """Starts ``command`` and runs the handshake (see :meth:`Engine.popen`)."""
         engine = cls()
         await engine._start(_argv(command), timeout, stderr, **popen_args)
-        engine._core = UgiCore()
-        try:
-            await engine._run("handshake", engine._core.handshake(), None)
-        except BaseException:
-            await engine.kill()
-            raise
-        return engine
-
-    async def ping(self, *, timeout: Optional[float] = None) -> None:
-        """``isready`` until ``readyok``: the engine is alive and idle."""
-        await self._run("ping", ready(), timeout)
+        return await engine._handshake(UgiCore())
 
     async def configure(
         self, options: Mapping[str, ConfigValue], *, timeout: Optional[float] = None
@@ -688,18 +698,7 @@ class BackgammonEngine(_SyncDriver, _UbgiState):
     ) -> "BackgammonEngine":
         """Starts ``command`` and runs the handshake (``ubgi``, then
         ``isready``, which may build the engine's tables)."""
-        engine = cls(_argv(command), timeout, stderr, **popen_args)
-        engine._core = UbgiCore()
-        try:
-            engine._run("handshake", engine._core.handshake(), None)
-        except BaseException:
-            engine.kill()
-            raise
-        return engine
-
-    def ping(self, *, timeout: Optional[float] = None) -> None:
-        """``isready`` until ``readyok``: the engine is alive and idle."""
-        self._run("ping", ready(), timeout)
+        return cls(_argv(command), timeout, stderr, **popen_args)._handshake(UbgiCore())
 
     def configure(self, keys: Mapping[str, KeyValue], *, timeout: Optional[float] = None) -> None:
         """Sets keys: ``{"engine.ply": 2, "game.jacoby": False}``."""
@@ -779,17 +778,7 @@ class AsyncBackgammonEngine(_AsyncDriver, _UbgiState):
         """See :meth:`BackgammonEngine.popen`."""
         engine = cls()
         await engine._start(_argv(command), timeout, stderr, **popen_args)
-        engine._core = UbgiCore()
-        try:
-            await engine._run("handshake", engine._core.handshake(), None)
-        except BaseException:
-            await engine.kill()
-            raise
-        return engine
-
-    async def ping(self, *, timeout: Optional[float] = None) -> None:
-        """``isready`` until ``readyok``: the engine is alive and idle."""
-        await self._run("ping", ready(), timeout)
+        return await engine._handshake(UbgiCore())
 
     async def configure(
         self, keys: Mapping[str, KeyValue], *, timeout: Optional[float] = None

@@ -3,17 +3,19 @@ ends, with EngineTimeout or EngineTerminated, never a hang."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
 from conftest import SILENT_AFTER_HANDSHAKE, fake
-from grasshopper import STARTPOS, EngineTerminated, EngineTimeout, Limit
-from grasshopper.engine import BackgammonEngine, Engine
+from grasshopper import STARTPOS, EngineError, EngineTerminated, EngineTimeout, Limit
+from grasshopper.engine import AsyncBackgammonEngine, AsyncEngine, BackgammonEngine, Engine
 
 # A search that runs for minutes: depth 1000 from the 14-checker start.
 LONG = Limit(depth=1000)
@@ -86,3 +88,44 @@ def test_kill_from_another_thread_ends_a_waiting_call(binary: str) -> None:
         threading.Timer(0.3, engine.kill).start()
         with pytest.raises(EngineTerminated):
             engine.play(STARTPOS, LONG, timeout=60)
+
+
+def _dead(pid: int) -> bool:
+    """The process is gone, or a zombie waiting for its parent."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+# Answers the handshake with an option (UGI) and a key (UBGI) no parser
+# accepts, writes its pid, then waits.
+BAD_HANDSHAKE = r"""
+import os, sys, time
+open(sys.argv[1], "w").write(str(os.getpid()))
+sys.stdin.readline()
+print("option name x type nonsense", flush=True)
+print("key nonsense", flush=True)
+time.sleep(60)
+"""
+
+
+@pytest.mark.parametrize(
+    "client",
+    [Engine, BackgammonEngine, AsyncEngine, AsyncBackgammonEngine],
+    ids=lambda c: c.__name__,
+)
+def test_every_client_kills_a_program_whose_handshake_fails(client: type, tmp_path: Path) -> None:
+    pid_file = tmp_path / "pid"
+    command = fake(BAD_HANDSHAKE) + [str(pid_file)]
+    with pytest.raises(EngineError):
+        if client in (AsyncEngine, AsyncBackgammonEngine):
+            asyncio.run(client.popen(command, timeout=5))
+        else:
+            client.popen(command, timeout=5)
+    pid = int(pid_file.read_text())
+    deadline = time.monotonic() + 5
+    while not _dead(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _dead(pid), f"the fake engine {pid} outlived its failed handshake"
