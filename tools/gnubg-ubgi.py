@@ -35,6 +35,20 @@ import gnubg
 MAX_LINE = 65536
 PLY_MAX = 3
 
+# GNU Backgammon's "World Class" is its 2-ply (engine.ply 3 here) with
+# pruning and the "Normal" move filter: at each level the best move and up
+# to 8 more within 0.16 of it go on. Those are also its defaults under
+# `gnubg -t`, but a user's settings file can change the defaults, so every
+# evaluation names them (checked: the same moves as the defaults on 150
+# positions at 0-, 1- and 2-ply). findbestmove copies the filter it is given
+# into gnubg's own hint filter, so it is passed on every call.
+PRUNE = 1
+NORMAL_FILTER = [
+    {"ply": 1, "level": 0, "acceptmoves": 0, "extramoves": 8, "threshold": 0.16},
+    {"ply": 2, "level": 0, "acceptmoves": 0, "extramoves": 8, "threshold": 0.16},
+    {"ply": 2, "level": 1, "acceptmoves": -1, "extramoves": 0, "threshold": 0.0},
+]
+
 OUT = os.fdopen(3, "w", buffering=1)
 
 
@@ -151,7 +165,7 @@ class Session:
         ci = gnubg.cubeinfo(s["cube"], s["owner"], s["move"], s["length"],
                             s["score"], s["crawford"], 0)
         noise = float(self.values["engine.noise"])
-        ec = {"cubeful": 1, "plies": int(self.values["engine.ply"]) - 1,
+        ec = {"cubeful": 1, "plies": int(self.values["engine.ply"]) - 1, "prune": PRUNE,
               "deterministic": 0 if noise > 0 else 1, "noise": noise}
         return ci, ec
 
@@ -159,7 +173,7 @@ class Session:
         ci, ec = self.context()
         if self.dice is None:
             raise Error("bad_state", "missing dice")
-        steps = gnubg.findbestmove(self.board, ci, ec, self.dice)
+        steps = gnubg.findbestmove(self.board, ci, ec, self.dice, NORMAL_FILTER)
         return steps_text(steps)
 
     def may_double(self):
