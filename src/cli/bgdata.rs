@@ -3,14 +3,15 @@
 //! Backgammon's, and fit nets to the data; run in the backgammon lab.
 
 use super::bgerror::BackgammonError;
-use backgammon_engine::features::CONTACT_INPUTS;
+use backgammon_engine::features::{CONTACT_INPUTS, CONTACT_WIDTHS};
 use backgammon_engine::net::{check_hidden, Backprop, Net, NetError};
 use backgammon_engine::player;
+use backgammon_engine::prune::Pruner;
 use backgammon_lab::class::NetClass;
 use backgammon_lab::regret::RegretSettings;
 use backgammon_lab::rollout_data::{self, DataSettings, FitSettings, Shard, Source};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// `backgammon rollout-data <step>`.
 #[derive(clap::Subcommand, Debug)]
@@ -124,6 +125,17 @@ pub struct GenerateArgs {
     /// may not be); --positions counts siblings (records: all of theirs).
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=32))]
     pub siblings: Option<u8>,
+    /// With --look: each roll's moves are ranked first by a small net and
+    /// only its best K judged by the full nets (at K = 4 about 2.5 times
+    /// the labels a second, labels within 0.001 of the whole look's on
+    /// average; docs/backgammon-training.md). The header names K and the
+    /// ranking net.
+    #[arg(long, requires = "look", value_parser = clap::value_parser!(u8).range(1..=16))]
+    pub prune: Option<u8>,
+    /// The ranking net for --prune (a contact net's file, as `fit
+    /// --contact-fresh` writes one) instead of the shipped one.
+    #[arg(long, requires = "prune")]
+    pub prune_net: Option<PathBuf>,
     /// Take the positions from these match records (games against GNU
     /// Backgammon, say: `grasshopper match ... --pgn FILE`) instead of
     /// self-play: the distinct positions before each roll, in the order
@@ -260,12 +272,17 @@ fn generate(a: GenerateArgs, out: &mut impl Write) -> Result<(), BackgammonError
     };
     let shard = Shard::new(a.shard, a.of)?;
     let eval = player::nets_or_dir(a.nets.as_deref())?;
+    let pruner = pruner(a.prune, a.prune_net.as_deref())?;
+    let labeller = rollout_data::Labeller {
+        eval: &eval,
+        pruner: pruner.as_ref(),
+    };
     let source = match &a.records {
         Some(path) => Source::records(path).map_err(rollout_data::DataError::from)?,
         None => Source::SelfPlay,
     };
     let path = rollout_data::generate(
-        &eval,
+        labeller,
         &s,
         &source,
         shard,
@@ -291,6 +308,26 @@ fn generate(a: GenerateArgs, out: &mut impl Write) -> Result<(), BackgammonError
         path.display()
     );
     Ok(())
+}
+
+/// The pruning of `--prune K [--prune-net FILE]`.
+fn pruner(keep: Option<u8>, net: Option<&Path>) -> Result<Option<Pruner>, BackgammonError> {
+    let Some(keep) = keep else {
+        return Ok(None);
+    };
+    let pruner = match net {
+        None => Pruner::shipped(keep as usize)?,
+        Some(path) => {
+            let bad = |why: String| BackgammonError::PruneNet {
+                path: path.to_path_buf(),
+                why,
+            };
+            let bytes = std::fs::read(path).map_err(|e| bad(e.to_string()))?;
+            let net = Net::from_bytes(&bytes, &CONTACT_WIDTHS).map_err(|e| bad(e.to_string()))?;
+            Pruner::new(net, keep as usize)?
+        }
+    };
+    Ok(Some(pruner))
 }
 
 fn classes(

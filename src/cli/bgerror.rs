@@ -30,6 +30,13 @@ pub enum BackgammonError {
     Benchmark(#[from] backgammon_lab::benchmark::BenchmarkError),
     #[error(transparent)]
     RolloutData(#[from] backgammon_lab::rollout_data::DataError),
+    #[error("--prune: {0}")]
+    Prune(#[from] backgammon_engine::prune::PrunerError),
+    #[error("--prune-net {}: {why}", path.display())]
+    PruneNet {
+        path: std::path::PathBuf,
+        why: String,
+    },
     #[error("--race-hidden/--crashed-hidden: {0}")]
     Hidden(#[from] backgammon_engine::net::NetError),
 }

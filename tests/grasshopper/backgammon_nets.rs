@@ -247,3 +247,76 @@ fn siblings_labelled_by_the_search_fit_with_adam_into_nets_that_play() {
     e.send("go chequer");
     e.recv_until(|l| l.starts_with("bestmove "));
 }
+
+#[test]
+fn pruned_look_ahead_labels_name_their_pruning_and_need_a_look() {
+    let dir = nets_dir("pruned", Path::new("."), &[]);
+    let generate = |extra: &[&str], out: &str| {
+        let out = dir.join(out);
+        let args = ["backgammon", "rollout-data", "generate", "--positions", "4"];
+        let args = [&args[..], &["--seed", "5", "--out", out.to_str().unwrap()]].concat();
+        let done = Command::new(crate::BIN)
+            .args([&args[..], extra].concat())
+            .output()
+            .unwrap();
+        (done, out.join("shard-1-of-1.txt"))
+    };
+    let (done, file) = generate(&["--look", "1", "--prune", "3"], "shipped");
+    assert!(
+        done.status.success(),
+        "{}",
+        String::from_utf8_lossy(&done.stderr)
+    );
+    let head = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        head.lines()
+            .next()
+            .unwrap()
+            .contains(" look 1 prune 3 fnv1a:"),
+        "{head}"
+    );
+    // Another ranking net from a file: another digest in the header.
+    let gen4 = repo("crates/backgammon-lab/data/nets/gen4/contact.net");
+    let (done, other) = generate(
+        &[
+            "--look",
+            "1",
+            "--prune",
+            "3",
+            "--prune-net",
+            gen4.to_str().unwrap(),
+        ],
+        "gen4",
+    );
+    assert!(
+        done.status.success(),
+        "{}",
+        String::from_utf8_lossy(&done.stderr)
+    );
+    let digest = |f: &Path| {
+        let text = std::fs::read_to_string(f).unwrap();
+        let head = text.lines().next().unwrap().to_string();
+        head.split(" prune 3 ").nth(1).unwrap()[..23].to_string()
+    };
+    assert_ne!(digest(&file), digest(&other));
+    // A rollout chooses its own moves: --prune without --look is refused,
+    // as is a file that is not a net, named.
+    let (done, _) = generate(&["--prune", "3"], "no-look");
+    assert!(!done.status.success());
+    assert!(String::from_utf8_lossy(&done.stderr).contains("--look"));
+    let junk = dir.join("junk.net");
+    std::fs::write(&junk, b"no net here").unwrap();
+    let (done, _) = generate(
+        &[
+            "--look",
+            "1",
+            "--prune",
+            "3",
+            "--prune-net",
+            junk.to_str().unwrap(),
+        ],
+        "junk",
+    );
+    assert!(!done.status.success());
+    assert!(String::from_utf8_lossy(&done.stderr).contains("junk.net"));
+}

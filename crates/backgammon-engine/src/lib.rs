@@ -13,6 +13,7 @@ pub mod features;
 pub mod files;
 pub mod net;
 pub mod player;
+pub mod prune;
 pub mod pubeval;
 pub mod rollout;
 pub mod search;

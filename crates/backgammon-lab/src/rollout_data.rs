@@ -17,6 +17,7 @@ use crate::recorded::{self, RecordsError};
 use crate::selfplay;
 use backgammon_engine::cube::CubeState;
 use backgammon_engine::eval::{equity, Evaluator};
+use backgammon_engine::prune::Pruner;
 use backgammon_engine::rollout::{rollout, RolloutError, Settings, Target};
 use backgammon_rules::{Board, MoveList, RollDice, Side, SplitMix};
 use fnv1a::fnv1a;
@@ -106,11 +107,38 @@ impl Shard {
 /// The first line of a data file: the settings, where the positions come
 /// from, the nets that sample and label them (by [`Evaluator::digest`]:
 /// a run resumed with other nets would mix two teachers), the shard.
-fn header(s: &DataSettings, source: &Source, nets: u64, shard: Shard) -> String {
+fn header(s: &DataSettings, source: &Source, labeller: Labeller, shard: Shard) -> String {
     format!(
-        "# grasshopper rollout-data {s}{source} nets fnv1a:{nets:016x} shard {}/{}\n",
-        shard.k, shard.of
+        "# grasshopper rollout-data {s}{source}{} nets fnv1a:{:016x} shard {}/{}\n",
+        prune_field(labeller.pruner),
+        labeller.eval.digest(),
+        shard.k,
+        shard.of
     )
+}
+
+/// The header's part for a look-ahead's pruning (the kept moves and the
+/// ranking net's digest), empty without: the runs made before pruning keep
+/// their header.
+fn prune_field(pruner: Option<&Pruner>) -> String {
+    pruner.map_or(String::new(), |p| {
+        format!(" prune {} fnv1a:{:016x}", p.keep(), p.digest())
+    })
+}
+
+/// What labels a run: the nets, and for look-ahead labels the pruning of
+/// each roll's moves ([`Evaluator::best_move_pruned`]), if any.
+#[derive(Copy, Clone, Debug)]
+pub struct Labeller<'a> {
+    pub eval: &'a Evaluator,
+    pub pruner: Option<&'a Pruner>,
+}
+
+impl<'a> Labeller<'a> {
+    /// The nets alone: look-aheads judge every move.
+    pub fn plain(eval: &'a Evaluator) -> Labeller<'a> {
+        Labeller { eval, pruner: None }
+    }
 }
 
 /// The first line of a file written before headers named their nets
@@ -317,6 +345,9 @@ pub enum DataError {
     Rollout(#[from] RolloutError),
     #[error(transparent)]
     Records(#[from] RecordsError),
+    /// Pruning chooses the moves of a look-ahead; a rollout plays its own.
+    #[error("pruning needs look-ahead labels (--look): a rollout chooses its moves by its ply")]
+    PruneWithoutLook,
 }
 
 fn io_at(path: &Path) -> impl FnOnce(io::Error) -> DataError + '_ {
@@ -406,7 +437,7 @@ fn position_seed(seed: u64, index: usize) -> u64 {
 
 /// Rolls out position `index` of the run.
 pub fn roll_out(
-    eval: &Evaluator,
+    labeller: Labeller,
     s: &DataSettings,
     index: usize,
     board: Board,
@@ -416,8 +447,9 @@ pub fn roll_out(
         line: board.position_id(),
         why: "not a net's position (bear-off or finished)".to_string(),
     })?;
+    let eval = labeller.eval;
     if let Some(rolls) = s.look {
-        let probs = eval.look_ahead(&board, rolls);
+        let probs = eval.look_ahead_with(&board, rolls, labeller.pruner);
         return Ok(Record {
             index,
             board,
@@ -532,7 +564,7 @@ fn open_shard(
 /// appended and flushed as its rollout ends; `progress` hears each one with
 /// the count done and the shard's total. Returns the shard's file.
 pub fn generate(
-    eval: &Evaluator,
+    labeller: Labeller,
     s: &DataSettings,
     source: &Source,
     shard: Shard,
@@ -542,8 +574,12 @@ pub fn generate(
 ) -> Result<PathBuf, DataError> {
     std::fs::create_dir_all(dir).map_err(io_at(dir))?;
     let path = shard.file(dir);
+    if labeller.pruner.is_some() && s.look.is_none() {
+        return Err(DataError::PruneWithoutLook);
+    }
+    let eval = labeller.eval;
     let expected: Vec<usize> = shard.indices(source.count(eval, s)).collect();
-    let head = header(s, source, eval.digest(), shard);
+    let head = header(s, source, labeller, shard);
     let legacy = header_without_nets(s, source, shard);
     let (mut f, done) = open_shard(&path, [&head, &legacy], &expected)?;
     let mut boards = source.positions(eval, s);
@@ -568,7 +604,7 @@ pub fn generate(
                 (i, board)
             })
             .collect();
-        let records = label_chunk(eval, s, &items, threads)?;
+        let records = label_chunk(labeller, s, &items, threads)?;
         for (k, r) in records.iter().enumerate() {
             f.write_all(format!("{r}\n").as_bytes())
                 .map_err(io_at(&path))?;
@@ -587,7 +623,7 @@ pub fn generate(
 /// (each thread every `threads`-th item; the labels do not depend on
 /// which thread makes them).
 fn label_chunk(
-    eval: &Evaluator,
+    labeller: Labeller,
     s: &DataSettings,
     items: &[(usize, Board)],
     threads: usize,
@@ -600,7 +636,7 @@ fn label_chunk(
     if threads == 1 {
         return items
             .iter()
-            .map(|&(i, board)| roll_out(eval, s, i, board, per_item))
+            .map(|&(i, board)| roll_out(labeller, s, i, board, per_item))
             .collect();
     }
     let parts: Vec<Vec<Result<Record, DataError>>> = std::thread::scope(|scope| {
@@ -611,7 +647,7 @@ fn label_chunk(
                         .iter()
                         .skip(t)
                         .step_by(threads)
-                        .map(|&(i, board)| roll_out(eval, s, i, board, 1))
+                        .map(|&(i, board)| roll_out(labeller, s, i, board, 1))
                         .collect()
                 })
             })
@@ -879,6 +915,67 @@ mod tests {
     }
 
     #[test]
+    fn a_pruned_run_labels_with_the_pruned_look_and_says_so() {
+        let eval = Evaluator::shipped();
+        let pruner = Pruner::shipped(2).unwrap();
+        let labeller = Labeller {
+            eval: &eval,
+            pruner: Some(&pruner),
+        };
+        let s = DataSettings {
+            look: Some(1),
+            ..tiny()
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let run = |labeller, s: &DataSettings| {
+            generate(
+                labeller,
+                s,
+                &Source::SelfPlay,
+                Shard::WHOLE,
+                dir.path(),
+                2,
+                |_, _, _| {},
+            )
+        };
+        let path = run(labeller, &s).unwrap();
+        let (head, records) = read_file(&path).unwrap();
+        let prune = format!(" look 1 prune 2 fnv1a:{:016x} nets", pruner.digest());
+        assert!(head.contains(&prune), "{head}");
+        assert_eq!(records.len(), 7);
+        let mut differ = 0;
+        for r in &records {
+            let p = eval.look_ahead_with(&r.board, 1, Some(&pruner));
+            assert!((0..5).all(|k| (r.probs[k] - p[k]).abs() < 1e-4), "{r}");
+            let whole = eval.look_ahead(&r.board, 1);
+            differ += (0..5).any(|k| (whole[k] - p[k]).abs() >= 1e-4) as usize;
+        }
+        // Keeping two moves, some roll somewhere chose otherwise.
+        assert!(differ > 0);
+        // Without pruning, or keeping another number, it is another run.
+        let more = DataSettings { positions: 9, ..s };
+        let err = run(Labeller::plain(&eval), &more).unwrap_err();
+        assert!(err.to_string().contains("is not this run's"), "{err}");
+        let three = Pruner::shipped(3).unwrap();
+        let other = Labeller {
+            pruner: Some(&three),
+            ..labeller
+        };
+        assert!(run(other, &more).is_err());
+        // It grows with the same pruning.
+        assert_eq!(
+            read_file(&run(labeller, &more).unwrap()).unwrap().1.len(),
+            9
+        );
+        // A rollout has no look-ahead to prune.
+        let rolled = DataSettings { look: None, ..s };
+        assert!(matches!(
+            run(labeller, &rolled),
+            Err(DataError::PruneWithoutLook)
+        ));
+    }
+
+    #[test]
     fn a_run_names_its_nets_and_other_nets_do_not_resume_it() {
         let eval = Evaluator::shipped();
         let s = DataSettings {
@@ -974,7 +1071,15 @@ mod tests {
         source: &Source,
         dir: &Path,
     ) -> Result<PathBuf, DataError> {
-        generate(eval, s, source, Shard::WHOLE, dir, 1, |_, _, _| {})
+        generate(
+            Labeller::plain(eval),
+            s,
+            source,
+            Shard::WHOLE,
+            dir,
+            1,
+            |_, _, _| {},
+        )
     }
 
     /// Look-ahead labels share a chunk of positions out among the threads:
@@ -994,7 +1099,7 @@ mod tests {
         // Killed after 5 records (inside the first chunk of 24), then resumed.
         let mut heard = Vec::new();
         let path = generate(
-            &eval,
+            Labeller::plain(&eval),
             &s,
             &Source::SelfPlay,
             Shard::WHOLE,
@@ -1007,7 +1112,7 @@ mod tests {
         let kept: String = text.split_inclusive('\n').take(1 + 5).collect();
         std::fs::write(&path, kept).unwrap();
         generate(
-            &eval,
+            Labeller::plain(&eval),
             &s,
             &Source::SelfPlay,
             Shard::WHOLE,
@@ -1089,7 +1194,7 @@ mod tests {
         let eval = Evaluator::shipped();
         let s = tiny();
         let boards = sample(&eval, s.positions, s.seed, s.class);
-        let r = roll_out(&eval, &s, 3, boards[3], 1).unwrap();
+        let r = roll_out(Labeller::plain(&eval), &s, 3, boards[3], 1).unwrap();
         let text = r.to_string();
         let back: Record = text.parse().unwrap();
         assert_eq!(back.to_string(), text);
@@ -1110,7 +1215,7 @@ mod tests {
         let s = tiny();
         let dir = tempfile::tempdir().unwrap();
         let whole = generate(
-            &eval,
+            Labeller::plain(&eval),
             &s,
             &Source::SelfPlay,
             Shard::WHOLE,
@@ -1122,7 +1227,7 @@ mod tests {
         let sharded = dir.path().join("three");
         for k in 1..=3 {
             generate(
-                &eval,
+                Labeller::plain(&eval),
                 &s,
                 &Source::SelfPlay,
                 Shard::new(k, 3).unwrap(),
@@ -1140,7 +1245,7 @@ mod tests {
         // Merged now, the run holds the positions before shard 2's second.
         assert_eq!(merge(&sharded, 3, &sharded.join("all.txt")).unwrap(), 4);
         generate(
-            &eval,
+            Labeller::plain(&eval),
             &s,
             &Source::SelfPlay,
             Shard::new(2, 3).unwrap(),
@@ -1164,7 +1269,7 @@ mod tests {
         // Another run's settings are refused, not appended to.
         let other = DataSettings { seed: 12, ..s };
         assert!(generate(
-            &eval,
+            Labeller::plain(&eval),
             &other,
             &Source::SelfPlay,
             Shard::WHOLE,
