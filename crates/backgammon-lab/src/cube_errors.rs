@@ -152,16 +152,7 @@ impl From<CubeDecision> for Choice {
 
 /// Runs `backgammon cube-errors`.
 pub fn run(a: &CubeErrorsSettings, out: &mut impl Write) -> Result<(), CubeErrorsError> {
-    let (candidates, origin) = match &a.records {
-        Some(path) => (
-            spread(record_positions(path)?, 6 * a.decisions),
-            format!("the records of {}", path.display()),
-        ),
-        None => (
-            self_play_positions(a.seed, 6 * a.decisions),
-            format!("seeded self-play of the net (seed {})", a.seed),
-        ),
-    };
+    let (candidates, origin) = candidate_positions(a)?;
     let judged = judge(a, &candidates)?;
     let mut players: Vec<(String, Vec<Choice>)> = vec![(
         "gnubg 0-ply".into(),
@@ -459,6 +450,37 @@ fn self_play_positions(seed: u64, n: usize) -> Vec<(Board, CubeState)> {
     out
 }
 
+/// The positions to judge and where they come from. Each is judged, ours
+/// and gnubg's alike, under the Jacoby rule as `--jacoby` says, whatever
+/// rule the recorded games had: a cubeless match records no Jacoby rule,
+/// and our side's cube left without it (gammons counting at a centred
+/// cube, so a position "too good to double") against a judge with it
+/// made 17 thousandths a decision of errors that were nobody's.
+fn candidate_positions(
+    a: &CubeErrorsSettings,
+) -> Result<(Vec<(Board, CubeState)>, String), CubeErrorsError> {
+    let (all, origin) = match &a.records {
+        Some(path) => (
+            spread(record_positions(path)?, 6 * a.decisions),
+            format!("the records of {}", path.display()),
+        ),
+        None => (
+            self_play_positions(a.seed, 6 * a.decisions),
+            format!("seeded self-play of the net (seed {})", a.seed),
+        ),
+    };
+    let under_rule = |(b, s): (Board, CubeState)| {
+        (
+            b,
+            CubeState {
+                jacoby: a.jacoby,
+                ..s
+            },
+        )
+    };
+    Ok((all.into_iter().map(under_rule).collect(), origin))
+}
+
 /// The positions of money records where the player on roll could double,
 /// with the cube as it was.
 fn record_positions(path: &Path) -> Result<Vec<(Board, CubeState)>, CubeErrorsError> {
@@ -675,6 +697,33 @@ mod tests {
         assert_eq!(cube_field(&a[0].1), "1 c");
         assert_eq!(cube_field(&a[1].1), "2 m");
         assert!(a.iter().all(|(_, s)| s.may_double()));
+    }
+
+    #[test]
+    fn every_position_is_judged_under_the_rule_the_judge_is_told() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        for jacoby in [false, true] {
+            let settings = CubeErrorsSettings {
+                decisions: 4,
+                seed: 3,
+                records: Some(root.join("fixtures/backgammon-money.pgn")),
+                plies: vec![],
+                gnubg: "/usr/games/gnubg".into(),
+                judge_plies: 0,
+                jacoby,
+                worst: 0,
+            };
+            let (records, _) = candidate_positions(&settings).unwrap();
+            let (self_play, _) = candidate_positions(&CubeErrorsSettings {
+                records: None,
+                ..settings
+            })
+            .unwrap();
+            for (_, s) in records.iter().chain(&self_play) {
+                assert_eq!(s.jacoby, jacoby);
+            }
+            assert_eq!(records.len(), 24);
+        }
     }
 
     #[test]
