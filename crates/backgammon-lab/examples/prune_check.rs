@@ -1,8 +1,8 @@
-//! How well a pruning net stands in for the full nets: on contact
-//! positions of a rollout-data file (every 97th, up to 4,000, each with a
-//! roll in turn), how often each kept count finds the full nets' 1-ply
-//! choice, and on the first N of them how fast and how far from the full
-//! look its 3-ply labels are.
+//! How well a pruning net stands in for the full nets: on positions of a
+//! class (contact unless a last argument says crashed) of a rollout-data
+//! file (every 97th, up to 4,000, each with a roll in turn), how often
+//! each kept count finds the full nets' 1-ply choice, and on the first N
+//! of them how fast and how far from the full look its 3-ply labels are.
 //!
 //!     cargo run --release -p backgammon-lab --example prune_check -- \
 //!         crates/backgammon-engine/data/prune.net gen12-contact-siblings.txt 100 1,2,3,4,6
@@ -16,9 +16,13 @@ use std::time::Instant;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let [_, net, data, labels, keeps] = &args[..] else {
-        eprintln!("usage: prune_check NET DATA LABELS KEEP[,KEEP...]");
-        std::process::exit(2);
+    let (net, data, labels, keeps, class) = match &args[..] {
+        [_, n, d, l, k] => (n, d, l, k, "contact"),
+        [_, n, d, l, k, c] => (n, d, l, k, c.as_str()),
+        _ => {
+            eprintln!("usage: prune_check NET DATA LABELS KEEP[,KEEP...] [CLASS]");
+            std::process::exit(2);
+        }
     };
     let net = Net::from_bytes(&std::fs::read(net).expect("the net"), &CONTACT_WIDTHS)
         .expect("a contact net");
@@ -28,7 +32,10 @@ fn main() {
         .map(|k| k.parse().expect("KEEP: a count"))
         .collect();
     let eval = Evaluator::shipped();
-    let boards = contact_positions(&std::fs::read_to_string(data).expect("the data file"));
+    let boards = positions(
+        &std::fs::read_to_string(data).expect("the data file"),
+        class,
+    );
     let pruners: Vec<Pruner> = keeps
         .iter()
         .map(|&k| Pruner::new(net.clone(), k).expect("a pruner"))
@@ -71,11 +78,11 @@ fn main() {
     }
 }
 
-/// Every 97th contact position of a rollout-data file, up to 4,000.
-fn contact_positions(text: &str) -> Vec<Board> {
+/// Every 97th position of `class` of a rollout-data file, up to 4,000.
+fn positions(text: &str, class: &str) -> Vec<Board> {
     text.lines()
         .filter(|l| !l.starts_with('#'))
-        .filter(|l| l.split_whitespace().nth(2) == Some("contact"))
+        .filter(|l| l.split_whitespace().nth(2) == Some(class))
         .step_by(97)
         .filter_map(|l| Board::from_position_id(l.split_whitespace().nth(1)?).ok())
         .take(4000)
