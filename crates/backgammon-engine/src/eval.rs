@@ -5,7 +5,6 @@
 use crate::bearoff::Bearoff;
 use crate::features::{contact_inputs, race_inputs, CONTACT_INPUTS, CONTACT_WIDTHS, RACE_INPUTS};
 use crate::net::{Net, NetError};
-use crate::prune::Pruner;
 use crate::pubeval::is_race;
 use backgammon_rules::{win_kind, Board, Dice, MoveList, Side, WinKind};
 use std::path::{Path, PathBuf};
@@ -315,12 +314,17 @@ impl Evaluator {
     /// 3-ply look, 441 plays). The search's value with its 1-ply choices,
     /// the labels of `rollout-data generate --label`.
     pub fn look_ahead(&self, board: &Board, rolls: u8) -> Probs {
-        self.look_ahead_with(board, rolls, None)
+        self.look_ahead_by(board, rolls, &|moves| self.best_move(moves))
     }
 
-    /// [`Evaluator::look_ahead`] with each roll's move chosen by
-    /// [`Evaluator::best_move_pruned`] when a `pruner` is given.
-    pub fn look_ahead_with(&self, board: &Board, rolls: u8, pruner: Option<&Pruner>) -> Probs {
+    /// [`Evaluator::look_ahead`] with each roll's move chosen by `choose`
+    /// (the index of the move in the list and its chances).
+    pub(crate) fn look_ahead_by(
+        &self,
+        board: &Board,
+        rolls: u8,
+        choose: &dyn Fn(&MoveList) -> (usize, Probs),
+    ) -> Probs {
         if rolls == 0 {
             return self.evaluate(board);
         }
@@ -329,15 +333,12 @@ impl Evaluator {
         for dice in Dice::all() {
             let w = if dice.is_double() { 1.0 } else { 2.0 } / 36.0;
             board.legal_moves_into(dice, &mut moves);
-            let (i, p) = match pruner {
-                Some(pruner) => self.best_move_pruned(&moves, pruner),
-                None => self.best_move(&moves),
-            };
+            let (i, p) = choose(&moves);
             let after = moves.boards()[i];
             let p = if rolls == 1 || after.has_won(Side::OnRoll) {
                 p
             } else {
-                flip(&self.look_ahead_with(&after.swapped(), rolls - 1, pruner))
+                flip(&self.look_ahead_by(&after.swapped(), rolls - 1, choose))
             };
             for k in 0..5 {
                 acc[k] += w * p[k];

@@ -10,7 +10,7 @@
 use crate::eval::{classify, equity, flip, net_inputs, sane, Class, Evaluator, Probs};
 use crate::features::CONTACT_INPUTS;
 use crate::net::Net;
-use backgammon_rules::{MoveList, Side};
+use backgammon_rules::{Board, MoveList, Side};
 
 /// Most moves a [`Pruner`] hands on to the full nets.
 pub const MAX_KEEP: usize = 16;
@@ -74,7 +74,7 @@ impl Pruner {
     /// `None` where the position after is not the contact or crashed
     /// nets' (a race, a bear-off or the game won: the full evaluation is
     /// cheap or exact there).
-    fn rank(&self, after: &backgammon_rules::Board) -> Option<f32> {
+    fn rank(&self, after: &Board) -> Option<f32> {
         if after.has_won(Side::OnRoll) {
             return None;
         }
@@ -155,6 +155,17 @@ impl Evaluator {
             }
         }
         (best.1, best.2)
+    }
+
+    /// [`Evaluator::look_ahead`] with each roll's move chosen by
+    /// [`Evaluator::best_move_pruned`] when a `pruner` is given.
+    pub fn look_ahead_with(&self, board: &Board, rolls: u8, pruner: Option<&Pruner>) -> Probs {
+        match pruner {
+            Some(pruner) => {
+                self.look_ahead_by(board, rolls, &|moves| self.best_move_pruned(moves, pruner))
+            }
+            None => self.look_ahead(board, rolls),
+        }
     }
 }
 
