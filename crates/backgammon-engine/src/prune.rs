@@ -1,9 +1,9 @@
 //! Move pruning: a small net ranks a roll's moves and the full nets judge
 //! only the best few. A look-ahead spends nearly all its time choosing
 //! each roll's reply at 1-ply (a 3-ply label evaluates some 9,000
-//! positions, all but 21 of them only to find a best move); a net a tenth
-//! the size of the contact net finds the full nets' choice among its best
-//! few almost always. GNU Backgammon's pruning nets do the same job; this
+//! positions to average 441 of them); a net a fifteenth the size of the
+//! contact net finds the full nets' choice among its best few almost
+//! always. GNU Backgammon's pruning nets do the same job; this
 //! one is fitted by `rollout-data fit --contact-fresh` like any contact
 //! net.
 
