@@ -572,15 +572,19 @@ pub fn generate(
     threads: usize,
     mut progress: impl FnMut(&Record, usize, usize),
 ) -> Result<PathBuf, DataError> {
-    std::fs::create_dir_all(dir).map_err(io_at(dir))?;
-    let path = shard.file(dir);
     if labeller.pruner.is_some() && s.look.is_none() {
         return Err(DataError::PruneWithoutLook);
     }
+    std::fs::create_dir_all(dir).map_err(io_at(dir))?;
+    let path = shard.file(dir);
     let eval = labeller.eval;
     let expected: Vec<usize> = shard.indices(source.count(eval, s)).collect();
     let head = header(s, source, labeller, shard);
-    let legacy = header_without_nets(s, source, shard);
+    // Files from before headers named their nets were never pruned.
+    let legacy = match labeller.pruner {
+        None => header_without_nets(s, source, shard),
+        Some(_) => head.clone(),
+    };
     let (mut f, done) = open_shard(&path, [&head, &legacy], &expected)?;
     let mut boards = source.positions(eval, s);
     let mut next = 0;
@@ -1005,6 +1009,22 @@ mod tests {
         let text = std::fs::read_to_string(&path).unwrap();
         let body = text.split_once('\n').unwrap().1;
         std::fs::write(&path, format!("{legacy}{body}")).unwrap();
+        // Such a file was never pruned: a pruned run does not take it.
+        let pruner = Pruner::shipped(4).unwrap();
+        let pruned = Labeller {
+            eval: &eval,
+            pruner: Some(&pruner),
+        };
+        let err = generate(
+            pruned,
+            &more,
+            &Source::SelfPlay,
+            Shard::WHOLE,
+            dir.path(),
+            1,
+            |_, _, _| {},
+        );
+        assert!(err.unwrap_err().to_string().contains("is not this run's"));
         unsharded(&eval, &more, &Source::SelfPlay, dir.path()).unwrap();
         let (head, records) = read_file(&path).unwrap();
         assert_eq!(format!("{head}\n"), legacy);
