@@ -135,24 +135,23 @@ impl Evaluator {
         }
         let boards = moves.boards();
         let mut top = Top::new(pruner.keep);
-        let mut judged = vec![false; boards.len()];
+        let mut best = (f32::NEG_INFINITY, 0usize, [0.0; 5]);
+        // Equal equities keep the earlier move, as best_move's scan does.
+        let mut judge = |i: usize| {
+            let p = self.after_move(&boards[i]);
+            let e = equity(&p);
+            if e > best.0 || (e == best.0 && i < best.1) {
+                best = (e, i, p);
+            }
+        };
         for (i, after) in boards.iter().enumerate() {
             match pruner.rank(after) {
                 Some(rank) => top.offer(rank, i),
-                None => judged[i] = true,
+                None => judge(i),
             }
         }
         for &(_, i) in &top.moves[..top.len] {
-            judged[i] = true;
-        }
-        // In generation order, so that equal equities keep the first.
-        let mut best = (f32::NEG_INFINITY, 0usize, [0.0; 5]);
-        for (i, after) in boards.iter().enumerate().filter(|(i, _)| judged[*i]) {
-            let p = self.after_move(after);
-            let e = equity(&p);
-            if e > best.0 {
-                best = (e, i, p);
-            }
+            judge(i);
         }
         (best.1, best.2)
     }
