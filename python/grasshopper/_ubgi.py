@@ -23,7 +23,7 @@ KeyValue = Union[str, int, bool]
 class Key:
     """A key the engine declared in its ``key ...`` lines.
 
-    ``spec`` is the range or choices (``1..3``, ``net|pubeval|random``) for
+    ``spec`` is the range or choices (``1..4``, ``net|pubeval|random``) for
     ``int`` and ``enum`` keys; ``minor`` marks a key flagged ``!``.
     """
 

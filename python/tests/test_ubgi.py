@@ -15,7 +15,7 @@ LAST_CHECKERS = "XGID=-A----------------------a-:0:0:1:65:0:0:0:0:10"
 def test_handshake_reads_keys(bg: BackgammonEngine) -> None:
     assert bg.id["name"].startswith("grasshopper ")
     ply = bg.options["engine.ply"]
-    assert (ply.type, ply.spec, ply.default) == ("int", "1..3", "3")
+    assert (ply.type, ply.spec, ply.default) == ("int", "1..4", "3")
     assert bg.options["engine.seed"].minor
     bg.ping()
 

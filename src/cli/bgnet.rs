@@ -121,7 +121,7 @@ pub struct BenchArgs {
     /// CPU seconds of evaluations to time.
     #[arg(long, default_value_t = 3.0)]
     pub seconds: f64,
-    /// Decisions to search at 2-ply (and a tenth as many at 3-ply).
+    /// Decisions to search at 2-ply (a tenth as many at 3-ply, a fortieth at 4-ply).
     #[arg(long, default_value_t = 400)]
     pub searches: usize,
     /// Nets of a run directory instead of the process's (`grasshopper --nets DIR`, else the shipped ones).

@@ -278,7 +278,7 @@ fn gnubg_plays_ten_money_games_with_the_cube_on_against_our_engine() {
 
 #[test]
 fn a_search_depth_the_engine_has_not_is_refused_at_the_command_line() {
-    for ply in ["0", "4", "x"] {
+    for ply in ["0", "5", "x"] {
         let out = Command::new(crate::BIN)
             .args(["external", "--port", "0", "--ply", ply])
             .output()

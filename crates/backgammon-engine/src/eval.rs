@@ -6,7 +6,7 @@ use crate::bearoff::Bearoff;
 use crate::features::{contact_inputs, race_inputs, CONTACT_INPUTS, CONTACT_WIDTHS, RACE_INPUTS};
 use crate::net::{Net, NetError};
 use crate::pubeval::is_race;
-use backgammon_rules::{win_kind, Board, Dice, MoveList, Side, WinKind};
+use backgammon_rules::{win_kind, Board, MoveList, Side, WinKind};
 use std::path::{Path, PathBuf};
 
 /// Chances of one side: win, win a gammon (backgammons included), win a
@@ -305,45 +305,5 @@ impl Evaluator {
             }
         }
         (best.1, best.2)
-    }
-
-    /// The cubeless chances of the player on roll of `board` looked `rolls`
-    /// rolls ahead: averaged over the 21 rolls, each played by
-    /// [`Evaluator::best_move`], and so on, the positions reached evaluated
-    /// by the nets (0 rolls: [`Evaluator::evaluate`]; 1: a 2-ply look; 2: a
-    /// 3-ply look, 441 plays). The search's value with its 1-ply choices,
-    /// the labels of `rollout-data generate --label`.
-    pub fn look_ahead(&self, board: &Board, rolls: u8) -> Probs {
-        self.look_ahead_by(board, rolls, &|moves| self.best_move(moves))
-    }
-
-    /// [`Evaluator::look_ahead`] with each roll's move chosen by `choose`
-    /// (the index of the move in the list and its chances).
-    pub(crate) fn look_ahead_by(
-        &self,
-        board: &Board,
-        rolls: u8,
-        choose: &dyn Fn(&MoveList) -> (usize, Probs),
-    ) -> Probs {
-        if rolls == 0 {
-            return self.evaluate(board);
-        }
-        let mut moves = MoveList::new();
-        let mut acc = [0.0f32; 5];
-        for dice in Dice::all() {
-            let w = if dice.is_double() { 1.0 } else { 2.0 } / 36.0;
-            board.legal_moves_into(dice, &mut moves);
-            let (i, p) = choose(&moves);
-            let after = moves.boards()[i];
-            let p = if rolls == 1 || after.has_won(Side::OnRoll) {
-                p
-            } else {
-                flip(&self.look_ahead_by(&after.swapped(), rolls - 1, choose))
-            };
-            for k in 0..5 {
-                acc[k] += w * p[k];
-            }
-        }
-        acc
     }
 }

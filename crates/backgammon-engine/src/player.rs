@@ -8,7 +8,7 @@ use crate::bearoff_cube::CubefulBearoff;
 use crate::cube::{self, CubeDecision, CubeState, Owner};
 use crate::eval::{classify, Class, Evaluator, Probs};
 use crate::pubeval::{is_race, Pubeval};
-use crate::search::{Choice, Searcher, MAX_PLY};
+use crate::search::{cores, Choice, Searcher, MAX_PLY};
 use backgammon_rules::{Board, CubeOwner, Dice, MatchState, Move, MoveList, Side};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -97,7 +97,7 @@ pub fn prepare() {
 /// How the net player searches.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct NetSettings {
-    /// Root-inclusive plies of checker play and cube decisions (1..=3).
+    /// Root-inclusive plies of checker play and cube decisions (1..=[`crate::search::MAX_PLY`]).
     pub plies: u8,
     /// Time per decision; the search stops deepening when it is spent.
     pub movetime: Option<Duration>,
@@ -136,8 +136,12 @@ impl Player {
         Player::with_net(kind, seed, NetSettings::default())
     }
 
-    /// A player of `kind` whose net searches as `net` says.
+    /// A player of `kind` whose net searches as `net` says, its 4th ply
+    /// on the machine's cores ([`crate::search::PARALLEL_DEPTH`]: the same
+    /// moves and values, sooner).
     pub fn with_net(kind: Kind, seed: Option<u64>, net: NetSettings) -> Player {
+        let mut searcher = Searcher::new(nets());
+        searcher.set_threads(cores());
         Player {
             kind,
             rng: rng_for(seed),
@@ -147,7 +151,7 @@ impl Player {
                 plies: net.plies.clamp(1, MAX_PLY),
                 ..net
             },
-            searcher: Searcher::new(nets()),
+            searcher,
             moves: Box::default(),
             last: None,
             table_wait: None,

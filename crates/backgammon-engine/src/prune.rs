@@ -155,17 +155,6 @@ impl Evaluator {
         }
         (best.1, best.2)
     }
-
-    /// [`Evaluator::look_ahead`] with each roll's move chosen by
-    /// [`Evaluator::best_move_pruned`] when a `pruner` is given.
-    pub fn look_ahead_with(&self, board: &Board, rolls: u8, pruner: Option<&Pruner>) -> Probs {
-        match pruner {
-            Some(pruner) => {
-                self.look_ahead_by(board, rolls, &|moves| self.best_move_pruned(moves, pruner))
-            }
-            None => self.look_ahead(board, rolls),
-        }
-    }
 }
 
 #[cfg(test)]

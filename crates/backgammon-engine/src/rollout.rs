@@ -37,7 +37,7 @@
 use crate::cube::CubeState;
 use crate::eval::{classify, flip, won, Class, Evaluator, Probs};
 use crate::player::decide_cube;
-use crate::search::{Searcher, MAX_PLY};
+use crate::search::Searcher;
 use backgammon_rules::{Board, Dice, MoveList, Side, SplitMix};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -47,6 +47,9 @@ use std::sync::{mpsc, Mutex};
 
 /// Rolls of a trial that may be stratified (36^4 trials cover them all).
 pub const STRATIFIED_ROLLS: usize = 4;
+/// Deepest checker play inside the trials (root-inclusive): a 4-ply move
+/// takes a large part of a second, a trial dozens of them.
+pub const MAX_PLY: u8 = 3;
 /// Games longer than this many rolls are cut (none reaches it).
 const MAX_ROLLS: u32 = 1000;
 
@@ -55,7 +58,7 @@ const MAX_ROLLS: u32 = 1000;
 pub struct Settings {
     /// Games played out (per candidate).
     pub trials: u32,
-    /// Checker play inside the trials, root-inclusive plies (1..=3).
+    /// Checker play inside the trials, root-inclusive plies (1..=[`MAX_PLY`]).
     pub ply: u8,
     /// Stop after this many rolls and take the evaluation (None: play out).
     pub truncate: Option<u32>,

@@ -7,6 +7,12 @@
 //!   best equity are judged by the average over the opponent's 21 rolls of
 //!   the opponent's best reply at ply 1.
 //! - Ply 3: the best 2 of those within 0.04 are judged one level deeper.
+//! - Ply 4: the best 2 of those within 0.04 are judged one level deeper
+//!   again, each roll's reply below it chosen among the best
+//!   [`PRUNE_KEEP`] of the shipped ranking net ([`Pruner`]): unpruned,
+//!   this level alone would cost 21 times ply 3. Plies 1 to 3 never prune,
+//!   so a 4-ply search makes the 3-ply search's choices and then refines
+//!   them.
 //!
 //! Inside a lookahead, each roll's reply is chosen at ply 1 and then
 //! evaluated deeper (as GNU Backgammon does), so a ply costs about 21
@@ -14,17 +20,55 @@
 //! of the deepest level it completed.
 
 use crate::eval::{equity, flip, won, Evaluator, Probs};
+use crate::prune::Pruner;
 use backgammon_rules::{Board, Dice, MoveList, Side};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
 use std::time::Instant;
 
 /// Deepest search (root-inclusive).
-pub const MAX_PLY: u8 = 3;
+pub const MAX_PLY: u8 = 4;
+
+/// The first level whose replies are pruned: its look-ahead is three rolls
+/// deep, some 9,000 move lists a candidate.
+pub const PRUNED_PLY: u8 = 4;
+
+/// Moves of each reply's list the full nets judge at [`PRUNED_PLY`]: the
+/// ranking net's best 4 hold the full nets' choice in 97% of contact lists
+/// (docs/backgammon-training.md), at about 2.5 times the speed.
+pub const PRUNE_KEEP: usize = 4;
+
+/// Look-aheads this many rolls deep or more share their rolls among the
+/// searcher's threads ([`Searcher::set_threads`]): the 4th ply's, some
+/// 9,000 move lists a candidate; shallower ones are too short to pay for
+/// starting threads.
+pub const PARALLEL_DEPTH: u8 = 3;
+
+/// The machine's cores: the threads a player's 4th ply shares its rolls
+/// among (and a rollout its trials).
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// The shipped ranking net keeping [`PRUNE_KEEP`], read once.
+fn pruner() -> &'static Pruner {
+    static PRUNER: OnceLock<Pruner> = OnceLock::new();
+    PRUNER.get_or_init(|| Pruner::shipped(PRUNE_KEEP).expect("PRUNE_KEEP is a valid keep"))
+}
 
 /// The depth players get unless told otherwise: the strongest that
 /// answers within a second on a 2-core machine (3-ply: 28 ms a checker
 /// play on average, 254 ms at most, over 300 benchmark positions on a
-/// loaded machine; docs/results/backgammon-gen1-2026-12-02.md).
+/// loaded machine; docs/results/backgammon-gen1-2026-12-02.md). 4-ply
+/// answers within the second on two cores too, but no judge tells it from
+/// 3-ply (docs/results/backgammon-4ply-2026-12-05.md).
 pub const DEFAULT_PLY: u8 = 3;
+
+/// The ranking a look-ahead of `depth` rolls prunes its replies by: the
+/// shipped one from [`PRUNED_PLY`] on.
+fn pruned(depth: u8) -> Option<&'static Pruner> {
+    (depth + 1 >= PRUNED_PLY).then(pruner)
+}
 
 /// Which moves go on to the next level: at most `keep`, and only those
 /// within `margin` equity of the best.
@@ -34,11 +78,15 @@ pub struct Filter {
     pub margin: f32,
 }
 
-/// The filters between levels: after ply 1, after ply 2.
-pub const FILTERS: [Filter; 2] = [
+/// The filters between levels: after ply 1, after ply 2, after ply 3.
+pub const FILTERS: [Filter; 3] = [
     Filter {
         keep: 8,
         margin: 0.16,
+    },
+    Filter {
+        keep: 2,
+        margin: 0.04,
     },
     Filter {
         keep: 2,
@@ -74,56 +122,152 @@ pub struct Searcher<'a> {
     eval: &'a Evaluator,
     lists: Vec<Box<MoveList>>,
     evals: u64,
+    /// Threads of the look-aheads [`PARALLEL_DEPTH`] rolls deep.
+    threads: usize,
 }
 
 impl<'a> Searcher<'a> {
+    /// A searcher on one thread.
     pub fn new(eval: &'a Evaluator) -> Searcher<'a> {
         Searcher {
             eval,
             lists: (0..=MAX_PLY).map(|_| Box::default()).collect(),
             evals: 0,
+            threads: 1,
         }
     }
 
-    /// Positions evaluated so far.
+    /// Shares the deepest look-aheads among `threads` threads: the same
+    /// values, sooner.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+    }
+
+    /// Positions evaluated so far (with those a pruned level only ranked).
     pub fn evals(&self) -> u64 {
         self.evals
     }
 
     /// The mover's chances after moving to `after` (still seen from the
-    /// mover), looking `depth` rolls ahead.
+    /// mover), looking `depth` rolls ahead: a level of a search of
+    /// `depth + 1` plies, pruned from [`PRUNED_PLY`] on.
     pub fn after_value(&mut self, after: &Board, depth: u8) -> Probs {
-        if after.has_won(Side::OnRoll) {
-            return won(after);
-        }
-        flip(&self.position_value(&after.swapped(), depth))
+        self.after_look(after, depth, pruned(depth))
     }
 
     /// The chances of the player on roll of `board` before rolling,
-    /// looking `depth` rolls ahead (0: the evaluation).
+    /// looking `depth` rolls ahead (0: the evaluation): the value a search
+    /// of `depth + 1` plies gives it, each roll's reply pruned when that is
+    /// [`PRUNED_PLY`] or more.
     pub fn position_value(&mut self, board: &Board, depth: u8) -> Probs {
+        self.look_ahead(board, depth, pruned(depth))
+    }
+
+    /// [`Searcher::after_value`] pruned as `prune` says.
+    fn after_look(&mut self, after: &Board, depth: u8, prune: Option<&Pruner>) -> Probs {
+        if after.has_won(Side::OnRoll) {
+            return won(after);
+        }
+        flip(&self.look_ahead(&after.swapped(), depth, prune))
+    }
+
+    /// The cubeless chances of the player on roll of `board` looked `depth`
+    /// rolls ahead: averaged over the 21 rolls, each played by the 1-ply
+    /// choice ([`Evaluator::best_move`], or [`Evaluator::best_move_pruned`]
+    /// when `prune` is given, at every level), and so on, the positions
+    /// reached evaluated by the nets (0 rolls: [`Evaluator::evaluate`]; 1: a
+    /// 2-ply look; 2: a 3-ply look, 441 plays). The search's values, and the
+    /// labels of `rollout-data generate --look`.
+    pub fn look_ahead(&mut self, board: &Board, depth: u8, prune: Option<&Pruner>) -> Probs {
         if depth == 0 {
             self.evals += 1;
             return self.eval.evaluate(board);
         }
+        let values = if depth >= PARALLEL_DEPTH && self.threads > 1 {
+            self.roll_values_on_threads(board, depth, prune)
+        } else {
+            Dice::all()
+                .map(|dice| self.roll_value(board, dice, depth, prune))
+                .collect()
+        };
+        // Summed in the rolls' order whatever the threads: the same bits.
         let mut acc = [0.0f32; 5];
-        let mut list = std::mem::take(&mut self.lists[depth as usize]);
-        for dice in Dice::all() {
-            board.legal_moves_into(dice, &mut list);
-            self.evals += list.len() as u64;
-            let (i, p) = self.eval.best_move(&list);
-            let p = if depth > 1 {
-                self.after_value(&list.boards()[i], depth - 1)
-            } else {
-                p
-            };
+        for (dice, p) in Dice::all().zip(values) {
             let w = weight(dice);
             for k in 0..5 {
                 acc[k] += w * p[k];
             }
         }
-        self.lists[depth as usize] = list;
         acc
+    }
+
+    /// The value for the player on roll of `board` of rolling `dice`: the
+    /// 1-ply choice's position, looked `depth - 1` rolls further.
+    fn roll_value(
+        &mut self,
+        board: &Board,
+        dice: Dice,
+        depth: u8,
+        prune: Option<&Pruner>,
+    ) -> Probs {
+        if self.lists.len() <= depth as usize {
+            self.lists.resize_with(depth as usize + 1, Box::default);
+        }
+        let mut list = std::mem::take(&mut self.lists[depth as usize]);
+        board.legal_moves_into(dice, &mut list);
+        self.evals += list.len() as u64;
+        let (i, p) = match prune {
+            Some(pruner) => self.eval.best_move_pruned(&list, pruner),
+            None => self.eval.best_move(&list),
+        };
+        let p = if depth > 1 {
+            self.after_look(&list.boards()[i], depth - 1, prune)
+        } else {
+            p
+        };
+        self.lists[depth as usize] = list;
+        p
+    }
+
+    /// The 21 rolls' values of [`Searcher::roll_value`], shared out among
+    /// the searcher's threads (each takes the next roll not yet taken).
+    fn roll_values_on_threads(
+        &mut self,
+        board: &Board,
+        depth: u8,
+        prune: Option<&Pruner>,
+    ) -> Vec<Probs> {
+        let rolls: Vec<Dice> = Dice::all().collect();
+        let next = AtomicUsize::new(0);
+        let eval = self.eval;
+        let parts: Vec<(Vec<(usize, Probs)>, u64)> = std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..self.threads.min(rolls.len()))
+                .map(|_| {
+                    scope.spawn(|| {
+                        let mut s = Searcher::new(eval);
+                        let mut done = Vec::new();
+                        loop {
+                            let r = next.fetch_add(1, Ordering::Relaxed);
+                            let Some(&dice) = rolls.get(r) else { break };
+                            done.push((r, s.roll_value(board, dice, depth, prune)));
+                        }
+                        (done, s.evals)
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .map(|w| w.join().expect("a search thread panicked"))
+                .collect()
+        });
+        let mut values = vec![[0.0f32; 5]; rolls.len()];
+        for (done, evals) in parts {
+            self.evals += evals;
+            for (r, p) in done {
+                values[r] = p;
+            }
+        }
+        values
     }
 
     /// The best move of `board` with `dice`, searched to `plies`
@@ -204,7 +348,7 @@ mod tests {
         let mut them = [0u8; 25];
         them[5] = 15;
         let b = Board::from_counts(&me, &them).unwrap();
-        for plies in 1..=3 {
+        for plies in 1..=MAX_PLY {
             let c = s.choose(&b, Dice::new(2, 1).unwrap(), plies, None, &mut moves);
             assert!(moves.boards()[c.index].has_won(Side::OnRoll));
             assert_eq!(c.probs[0], 1.0);
@@ -229,5 +373,59 @@ mod tests {
             &mut moves,
         );
         assert_eq!(c.ply, 1);
+    }
+
+    #[test]
+    fn four_plies_judge_the_three_ply_survivors_with_pruned_replies() {
+        let eval = Evaluator::shipped();
+        let mut s = Searcher::new(&eval);
+        let mut moves = Box::<MoveList>::default();
+        let pruner = Pruner::shipped(PRUNE_KEEP).unwrap();
+        let mut deepened = 0;
+        let boards =
+            ["4HPwATDgc/ABMA", "sOfIAQawM3gAVg"].map(|id| Board::from_position_id(id).unwrap());
+        for (board, dice) in boards.iter().flat_map(|b| Dice::all().map(move |d| (b, d))) {
+            let three = s.choose(board, dice, 3, None, &mut moves);
+            let four = s.choose(board, dice, 4, None, &mut moves);
+            let id = format!("{} {dice}", board.position_id());
+            if three.ply < 3 {
+                // A clear choice at a lower level ends both searches there.
+                assert_eq!((four.index, four.ply), (three.index, three.ply), "{id}");
+                continue;
+            }
+            assert_eq!(four.ply, 4, "{id}");
+            // The 4th ply's value: three rolls ahead, every reply pruned.
+            let after = moves.boards()[four.index];
+            let pruned = flip(&Searcher::new(&eval).look_ahead(&after.swapped(), 3, Some(&pruner)));
+            assert_eq!(four.probs, pruned, "{id}");
+            // ... and close to the unpruned look's (the ranking's best 4
+            // hold nearly every reply the full nets would choose).
+            let whole = flip(&Searcher::new(&eval).look_ahead(&after.swapped(), 3, None));
+            let gap = (equity(&whole) - equity(&pruned)).abs();
+            assert!(gap < 0.01, "{id}: pruned {pruned:?} whole {whole:?}");
+            deepened += 1;
+            if deepened == 2 {
+                break;
+            }
+        }
+        assert_eq!(deepened, 2, "fewer than two decisions reached the 4th ply");
+        // The cube's chances at 4 plies are the pruned look too.
+        let board = Board::from_position_id("4HPwATDgc/ABMA").unwrap();
+        let value = s.position_value(&board, 3);
+        assert_eq!(
+            value,
+            Searcher::new(&eval).look_ahead(&board, 3, Some(&pruner))
+        );
+        // Threads share the rolls and give the same bits and count.
+        let mut threaded = Searcher::new(&eval);
+        threaded.set_threads(3);
+        let before = s.evals();
+        s.position_value(&board, 3);
+        assert_eq!(threaded.position_value(&board, 3), value);
+        assert_eq!(threaded.evals(), s.evals() - before);
+        assert_eq!(
+            s.position_value(&board, 2),
+            Searcher::new(&eval).look_ahead(&board, 2, None)
+        );
     }
 }

@@ -8,6 +8,7 @@ use backgammon_engine::eval::equity;
 use backgammon_engine::player;
 use backgammon_engine::player::nets;
 use backgammon_engine::rollout::{rollout, CheckpointFile, Progress, Settings, Target};
+use backgammon_engine::search::Searcher;
 use backgammon_rules::{Board, Dice};
 
 fn target(board: Board, dice: Option<Dice>) -> Target {
@@ -177,7 +178,7 @@ fn a_rollout_truncated_over_every_roll_is_the_look_ahead() {
                 ..Settings::default()
             };
             let rolled = run(&target(board, None), &s).outcomes[0].clone();
-            let look = nets().look_ahead(&board, rolls);
+            let look = Searcher::new(nets()).look_ahead(&board, rolls, None);
             for (k, (r, l)) in rolled.probs.iter().zip(look).enumerate() {
                 assert!(
                     (r - l).abs() < 1e-4,

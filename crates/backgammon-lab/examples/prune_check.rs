@@ -10,6 +10,7 @@
 use backgammon_engine::features::CONTACT_WIDTHS;
 use backgammon_engine::net::Net;
 use backgammon_engine::prune::Pruner;
+use backgammon_engine::search::Searcher;
 use backgammon_engine::{equity, Evaluator};
 use backgammon_rules::{Board, Dice, MoveList};
 use std::time::Instant;
@@ -47,7 +48,7 @@ fn main() {
     let t = Instant::now();
     let full: Vec<f32> = look
         .iter()
-        .map(|b| equity(&eval.look_ahead(b, 2)))
+        .map(|b| equity(&Searcher::new(&eval).look_ahead(b, 2, None)))
         .collect();
     let full_time = t.elapsed().as_secs_f64();
     println!(
@@ -58,7 +59,7 @@ fn main() {
         let t = Instant::now();
         let pruned: Vec<f32> = look
             .iter()
-            .map(|b| equity(&eval.look_ahead_with(b, 2, Some(p))))
+            .map(|b| equity(&Searcher::new(&eval).look_ahead(b, 2, Some(p))))
             .collect();
         let time = t.elapsed().as_secs_f64();
         let diffs: Vec<f64> = full

@@ -69,27 +69,57 @@ pub fn classes(boards: &[Board]) -> [usize; 4] {
     n
 }
 
-/// Searches the first `n` boards with a seeded roll each at `plies`:
-/// (positions evaluated, decisions, CPU seconds).
-pub fn searches(eval: &Evaluator, boards: &[Board], n: usize, plies: u8) -> (Rate, u64) {
+/// What [`searches`] measured: positions evaluated in CPU seconds, the
+/// decisions, and the slowest decision's CPU seconds.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Searched {
+    pub rate: Rate,
+    pub decisions: u64,
+    pub slowest: f64,
+}
+
+/// Searches `n` boards spread over `boards` with a seeded roll each at
+/// `plies`, the deepest look-aheads on `threads` threads (timed by the
+/// wall clock then: the CPU time of the calling thread would miss the
+/// helpers').
+pub fn searches(
+    eval: &Evaluator,
+    boards: &[Board],
+    n: usize,
+    plies: u8,
+    threads: usize,
+) -> Searched {
     let mut s = Searcher::new(eval);
+    s.set_threads(threads);
+    let clock = std::time::Instant::now();
+    let now = || {
+        if threads > 1 {
+            clock.elapsed().as_secs_f64()
+        } else {
+            thread_cpu_seconds()
+        }
+    };
     let mut moves = Box::<MoveList>::default();
     let mut rng = SplitMix::new(99);
-    let t0 = thread_cpu_seconds();
+    let t0 = now();
     let step = (boards.len() / n.max(1)).max(1);
     let mut decisions = 0;
+    let mut slowest = 0.0f64;
     for b in boards.iter().step_by(step).take(n) {
         let dice: Dice = rng.dice();
+        let t = now();
         s.choose(b, dice, plies, None, &mut moves);
+        slowest = slowest.max(now() - t);
         decisions += 1;
     }
-    (
-        Rate {
+    Searched {
+        rate: Rate {
             count: s.evals(),
-            seconds: thread_cpu_seconds() - t0,
+            seconds: now() - t0,
         },
         decisions,
-    )
+        slowest,
+    }
 }
 
 /// What `backgammon bench` measures.
@@ -99,7 +129,8 @@ pub struct BenchSettings {
     pub games: u32,
     /// CPU seconds of evaluations to time.
     pub seconds: f64,
-    /// Decisions to search at 2-ply (and a tenth as many at 3-ply).
+    /// Decisions to search at 2-ply (a tenth as many at 3-ply, a fortieth
+    /// at 4-ply).
     pub searches: usize,
     /// Nets of a run directory instead of the process's (`grasshopper --nets DIR`, else the shipped ones).
     pub nets: Option<PathBuf>,
@@ -162,15 +193,34 @@ pub fn run(a: &BenchSettings, out: &mut impl Write) -> Result<(), BenchError> {
         "contact evaluations: {:.0} per second",
         ec.per_second()
     )?;
-    for (plies, n) in [(2u8, a.searches), (3, a.searches / 10)] {
-        let (s, d) = searches(&eval, &boards, n, plies);
+    let cores = backgammon_engine::search::cores();
+    let mut plies = vec![
+        (2u8, a.searches, 1),
+        (3, a.searches / 10, 1),
+        (4, a.searches / 40, 1),
+    ];
+    if cores > 1 {
+        plies.push((4, a.searches / 40, cores));
+    }
+    for (plies, n, threads) in plies.into_iter().filter(|p| p.1 > 0) {
+        let Searched {
+            rate: s,
+            decisions: d,
+            slowest,
+        } = searches(&eval, &boards, n, plies, threads);
+        let on = if threads > 1 {
+            format!(" on {threads} threads, wall clock")
+        } else {
+            String::new()
+        };
         writeln!(
             out,
-            "{plies}-ply: {:.0} positions evaluated per second, {:.1} decisions per second ({} decisions, {:.0} positions each)",
+            "{plies}-ply{on}: {:.0} positions evaluated per second, {:.1} decisions per second ({} decisions, {:.0} positions each, the slowest {:.0} ms)",
             s.per_second(),
             d as f64 / s.seconds,
             d,
-            s.count as f64 / d as f64
+            s.count as f64 / d as f64,
+            slowest * 1000.0
         )?;
     }
     if let Some(gnubg) = &a.gnubg {

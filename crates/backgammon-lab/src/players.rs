@@ -5,7 +5,7 @@
 use crate::duel::{duel, Chooser, DuelResult, PubevalChooser, RandomChooser};
 use crate::train::cpu_seconds;
 use backgammon_engine::player;
-use backgammon_engine::search::Searcher;
+use backgammon_engine::search::{Searcher, MAX_PLY};
 use backgammon_engine::{Evaluator, Pubeval};
 use backgammon_rules::{Board, Dice, MoveList, SplitMix};
 use std::path::Path;
@@ -28,7 +28,9 @@ pub fn gen0() -> &'static Evaluator {
 #[derive(Debug, thiserror::Error)]
 pub enum PlayerError {
     /// Not of the form `net[:DIR][@PLIES]`, `pubeval` or `random`.
-    #[error("bad player \"{0}\": expected net[:DIR][@PLIES] (plies 1 to 3), pubeval or random")]
+    #[error(
+        "bad player \"{0}\": expected net[:DIR][@PLIES] (plies 1 to {MAX_PLY}), pubeval or random"
+    )]
     Syntax(String),
     /// `net:DIR` with nets that cannot be used.
     #[error(transparent)]
@@ -54,7 +56,7 @@ impl FromStr for Spec {
                 s,
                 p.parse::<u8>()
                     .ok()
-                    .filter(|p| (1..=3).contains(p))
+                    .filter(|p| (1..=MAX_PLY).contains(p))
                     .ok_or_else(bad)?,
             ),
             None => (text, 1),
@@ -155,7 +157,7 @@ mod tests {
         assert!(matches!("net@3".parse(), Ok(Spec::Net(_, 3))));
         assert!(matches!("pubeval".parse(), Ok(Spec::Pubeval)));
         assert!(matches!("random".parse(), Ok(Spec::Random)));
-        for bad in ["net@4", "gnubg", "pubeval@2x", ""] {
+        for bad in ["net@5", "gnubg", "pubeval@2x", ""] {
             let e = bad.parse::<Spec>().err().expect(bad);
             assert!(e.to_string().contains(&format!("\"{bad}\"")), "{e}");
         }

@@ -13,6 +13,7 @@ use crate::benchmark::mean_interval;
 use crate::class::NetClass;
 use crate::selfplay::ranked;
 use backgammon_engine::eval::{equity, won, Evaluator};
+use backgammon_engine::search::Searcher;
 use backgammon_rules::{Board, MoveList, RollDice, Side, SplitMix};
 use std::collections::HashMap;
 
@@ -50,7 +51,7 @@ fn teacher_value(eval: &Evaluator, after: &Board, look: u8) -> f64 {
     if after.has_won(Side::OnRoll) {
         return equity(&won(after)) as f64;
     }
-    -equity(&eval.look_ahead(&after.swapped(), look)) as f64
+    -equity(&Searcher::new(eval).look_ahead(&after.swapped(), look, None)) as f64
 }
 
 /// The nets' regrets, in the order of `nets`, against `teacher`'s labels

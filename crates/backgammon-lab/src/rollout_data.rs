@@ -19,6 +19,7 @@ use backgammon_engine::cube::CubeState;
 use backgammon_engine::eval::{equity, Evaluator};
 use backgammon_engine::prune::Pruner;
 use backgammon_engine::rollout::{rollout, RolloutError, Settings, Target};
+use backgammon_engine::search::Searcher;
 use backgammon_rules::{Board, MoveList, RollDice, Side, SplitMix};
 use fnv1a::fnv1a;
 use std::collections::HashSet;
@@ -40,7 +41,7 @@ pub struct DataSettings {
     /// Only positions of this class (a run of its own: another sample).
     pub class: Option<NetClass>,
     /// Instead of a rollout, label each position with the nets' look this
-    /// many rolls ahead ([`Evaluator::look_ahead`]: 1 = 2-ply, 2 = 3-ply):
+    /// many rolls ahead ([`Searcher::look_ahead`]: 1 = 2-ply, 2 = 3-ply):
     /// the search's values, to distil into the net; cheap (2 rolls: about
     /// 30 positions a second) but inheriting part of the nets' errors.
     pub look: Option<u8>,
@@ -449,7 +450,7 @@ pub fn roll_out(
     })?;
     let eval = labeller.eval;
     if let Some(rolls) = s.look {
-        let probs = eval.look_ahead_with(&board, rolls, labeller.pruner);
+        let probs = Searcher::new(eval).look_ahead(&board, rolls, labeller.pruner);
         return Ok(Record {
             index,
             board,
@@ -909,7 +910,7 @@ mod tests {
         );
         assert_eq!(records.len(), 7);
         for r in &records {
-            let p = eval.look_ahead(&r.board, 1);
+            let p = Searcher::new(&eval).look_ahead(&r.board, 1, None);
             assert!((0..5).all(|k| (r.probs[k] - p[k]).abs() < 1e-4), "{r}");
             assert_eq!(r.error, 0.0);
         }
@@ -949,9 +950,9 @@ mod tests {
         assert_eq!(records.len(), 7);
         let mut differ = 0;
         for r in &records {
-            let p = eval.look_ahead_with(&r.board, 1, Some(&pruner));
+            let p = Searcher::new(&eval).look_ahead(&r.board, 1, Some(&pruner));
             assert!((0..5).all(|k| (r.probs[k] - p[k]).abs() < 1e-4), "{r}");
-            let whole = eval.look_ahead(&r.board, 1);
+            let whole = Searcher::new(&eval).look_ahead(&r.board, 1, None);
             differ += (0..5).any(|k| (whole[k] - p[k]).abs() >= 1e-4) as usize;
         }
         // Keeping two moves, some roll somewhere chose otherwise.

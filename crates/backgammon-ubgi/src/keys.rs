@@ -204,7 +204,7 @@ mod tests {
         assert_eq!(lines[0], "key engine.player enum net|pubeval|random net who chooses: the neural net, pubeval or a uniformly random mover");
         assert_eq!(
             lines[1],
-            "key engine.ply int 1..3 3 root-inclusive depth of checker play and cube decisions (1 = gnubg 0-ply)"
+            "key engine.ply int 1..4 3 root-inclusive depth of checker play and cube decisions (1 = gnubg 0-ply)"
         );
         assert!(lines[2].starts_with("key engine.movetime int 0..3600000 0 "));
         assert!(lines[3].starts_with("key engine.seed int 0..4294967295 0 ! "));
@@ -220,9 +220,9 @@ mod tests {
         let mut t = s.clone();
         t.set("engine.player", "random").unwrap();
         assert_eq!(t.player, Kind::Random);
-        assert!(t.set("engine.ply", "4").is_err());
-        t.set("engine.ply", "3").unwrap();
-        assert_eq!(t.ply, 3);
+        assert!(t.set("engine.ply", "5").is_err());
+        t.set("engine.ply", "4").unwrap();
+        assert_eq!(t.ply, 4);
         assert!(t.set("Engine.Player", "random").is_err());
         assert_eq!(
             t.value_line("engine.player").unwrap(),

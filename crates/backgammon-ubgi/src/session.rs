@@ -7,7 +7,7 @@ use crate::keys::Settings;
 use crate::parse::{parse_command, ErrorCode};
 use backgammon_engine::player::{cube_state, NetSettings};
 use backgammon_engine::rollout;
-use backgammon_engine::search::{Searcher, FILTERS, MAX_PLY};
+use backgammon_engine::search::{cores, Searcher, FILTERS, MAX_PLY};
 use backgammon_engine::Player;
 use backgammon_rules::{
     draw_board, parse_position, win_kind, Board, CubeOwner, Dice, GameState, MatchState, Side, Xgid,
@@ -247,7 +247,7 @@ impl Ubgi {
             } else {
                 self.settings.seed
             },
-            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            threads: cores(),
             ..rollout::Settings::default()
         };
         let target = rollout::Target {
@@ -384,6 +384,7 @@ fn ranked(
         (Decision::Chequer, Some(dice)) => {
             let plies = player.net_settings().plies;
             let mut searcher = Searcher::new(backgammon_engine::player::nets());
+            searcher.set_threads(cores());
             let list = board.legal_moves(dice);
             let score = |s: &mut Searcher, i: usize, depth: u8| {
                 let p = s.after_value(&list.boards()[i], depth);
@@ -672,6 +673,24 @@ mod tests {
             assert!((1..=FILTERS[1].keep).contains(&deep), "{lines:?}");
             assert!(plies[deep..].iter().all(|&p| p == "2"), "{lines:?}");
             let best = ranks(&lines[..1], 3)[0].1.clone();
+            let answer = decide(&mut player, Decision::Chequer, ask);
+            assert_eq!(answer, [format!("bestmove {best}")], "{lines:?}");
+        }
+    }
+
+    #[test]
+    fn at_four_plies_the_three_ply_survivors_are_judged_again_and_the_first_is_the_answer() {
+        let mut player = net(4);
+        for dice in ["31", "64"] {
+            let ask = opening(dice);
+            let lines = ranked(&mut player, Decision::Chequer, ask, 32);
+            let plies: Vec<&str> = lines.iter().map(|l| l.split(' ').nth(4).unwrap()).collect();
+            let four = plies.iter().take_while(|&&p| p == "4").count();
+            let three = plies[four..].iter().take_while(|&&p| p == "3").count();
+            assert!((1..=FILTERS[2].keep).contains(&four), "{lines:?}");
+            assert!(four + three <= FILTERS[1].keep, "{lines:?}");
+            assert!(plies[four + three..].iter().all(|&p| p == "2"), "{lines:?}");
+            let best = ranks(&lines[..1], 4)[0].1.clone();
             let answer = decide(&mut player, Decision::Chequer, ask);
             assert_eq!(answer, [format!("bestmove {best}")], "{lines:?}");
         }
