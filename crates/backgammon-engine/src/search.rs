@@ -183,19 +183,17 @@ impl<'a> Searcher<'a> {
             self.evals += 1;
             return self.eval.evaluate(board);
         }
-        let values = if depth >= PARALLEL_DEPTH && self.threads > 1 {
-            self.roll_values_on_threads(board, depth, prune)
-        } else {
-            Dice::all()
-                .map(|dice| self.roll_value(board, dice, depth, prune))
-                .collect()
-        };
         // Summed in the rolls' order whatever the threads: the same bits.
         let mut acc = [0.0f32; 5];
-        for (dice, p) in Dice::all().zip(values) {
-            let w = weight(dice);
-            for k in 0..5 {
-                acc[k] += w * p[k];
+        if depth >= PARALLEL_DEPTH && self.threads > 1 {
+            let values = self.roll_values_on_threads(board, depth, prune);
+            for (dice, p) in Dice::all().zip(values) {
+                add_weighted(&mut acc, dice, &p);
+            }
+        } else {
+            for dice in Dice::all() {
+                let p = self.roll_value(board, dice, depth, prune);
+                add_weighted(&mut acc, dice, &p);
             }
         }
         acc
@@ -325,6 +323,16 @@ impl<'a> Searcher<'a> {
             ply,
             evals: self.evals - start,
         }
+    }
+}
+
+/// Adds the chances `p` of rolling `dice`, weighted by the roll's share of
+/// the 36, to `acc`.
+#[inline(always)]
+fn add_weighted(acc: &mut Probs, dice: Dice, p: &Probs) {
+    let w = weight(dice);
+    for k in 0..5 {
+        acc[k] += w * p[k];
     }
 }
 
