@@ -63,7 +63,7 @@ def test_errors_carry_the_engines_code_and_message(bg: BackgammonEngine) -> None
         bg.play(BACKGAMMON_START, (7, 1))
     assert die.value.code == "bad_value"
     with pytest.raises(EngineError) as ply:
-        bg.configure({"engine.ply": 4})
+        bg.configure({"engine.ply": 5})
     assert ply.value.code == "bad_value"
     with pytest.raises(EngineError) as key:
         bg.configure({"engine.colour": "red"})
