@@ -69,8 +69,9 @@ pub fn classes(boards: &[Board]) -> [usize; 4] {
     n
 }
 
-/// What [`searches`] measured: positions evaluated in CPU seconds, the
-/// decisions, and the slowest decision's CPU seconds.
+/// What [`searches`] measured: positions evaluated and the seconds they
+/// took (the thread's CPU time, or the wall clock on threads), the
+/// decisions, and the slowest decision's seconds.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Searched {
     pub rate: Rate,
