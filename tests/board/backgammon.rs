@@ -35,9 +35,7 @@ fn serve_with(seed: &str, engine: &[&str]) -> Served {
     Served::start(&args)
 }
 
-pub(crate) fn state(b: &Browser) -> Value {
-    b.script("return ui.state;", json!([]))
-}
+pub(crate) use crate::browser::page_state as state;
 
 /// Waits until a person is to act (or the whole game is over).
 pub(crate) fn settle(b: &Browser) -> Value {

@@ -18,9 +18,14 @@ pub fn screenshots() -> Option<PathBuf> {
     std::env::var_os("BOARD_SCREENSHOTS").map(PathBuf::from)
 }
 
-/// The page's view of the game (the state it last drew).
+/// The page's view of the game (the state it last drew); null while the
+/// page's script has not defined it yet (just after a navigation), so
+/// that a wait goes on instead of failing on a script error.
 pub fn page_state(b: &Browser) -> serde_json::Value {
-    b.script("return ui.state;", json!([]))
+    b.script(
+        "return typeof ui === 'undefined' ? null : ui.state;",
+        json!([]),
+    )
 }
 
 /// Waits until it is a person's turn or the game is over; returns the state.
