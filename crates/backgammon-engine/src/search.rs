@@ -117,7 +117,7 @@ pub fn weight(dice: Dice) -> f32 {
     }
 }
 
-/// A searcher: the evaluator and its move lists (one per level).
+/// A searcher: the evaluator and its move lists (one per look-ahead depth).
 pub struct Searcher<'a> {
     eval: &'a Evaluator,
     lists: Vec<Box<MoveList>>,
@@ -131,7 +131,9 @@ impl<'a> Searcher<'a> {
     pub fn new(eval: &'a Evaluator) -> Searcher<'a> {
         Searcher {
             eval,
-            lists: (0..=MAX_PLY).map(|_| Box::default()).collect(),
+            // Made as the look-aheads reach each depth (`roll_value`):
+            // a searcher that only chooses, or a thread's, needs few.
+            lists: Vec::new(),
             evals: 0,
             threads: 1,
         }
