@@ -17,7 +17,9 @@
 //! Inside a lookahead, each roll's reply is chosen at ply 1 and then
 //! evaluated deeper (as GNU Backgammon does), so a ply costs about 21
 //! times the one below it. A deadline makes the search return the best move
-//! of the deepest level it completed.
+//! of the deepest level it completed; it is looked at inside a candidate's
+//! look-ahead too (before each roll two or more rolls from its end), so a
+//! 4-ply candidate, up to half a second, does not overrun it.
 
 use crate::eval::{equity, flip, won, Evaluator, Probs};
 use crate::prune::Pruner;
@@ -124,6 +126,10 @@ pub struct Searcher<'a> {
     evals: u64,
     /// Threads of the look-aheads [`PARALLEL_DEPTH`] rolls deep.
     threads: usize,
+    /// The running [`Searcher::choose`]'s deadline, if it has one.
+    deadline: Option<Instant>,
+    /// Set when a look-ahead met the deadline: its value is unfinished.
+    expired: bool,
 }
 
 impl<'a> Searcher<'a> {
@@ -136,6 +142,8 @@ impl<'a> Searcher<'a> {
             lists: Vec::new(),
             evals: 0,
             threads: 1,
+            deadline: None,
+            expired: false,
         }
     }
 
@@ -210,6 +218,9 @@ impl<'a> Searcher<'a> {
         depth: u8,
         prune: Option<&Pruner>,
     ) -> Probs {
+        if depth >= 2 && self.out_of_time() {
+            return [0.0; 5];
+        }
         if self.lists.len() <= depth as usize {
             self.lists.resize_with(depth as usize + 1, Box::default);
         }
@@ -229,6 +240,16 @@ impl<'a> Searcher<'a> {
         p
     }
 
+    /// Whether the deadline has passed (and so the look-ahead under way is
+    /// abandoned): looked up before rolls two or more from a look's end,
+    /// each some milliseconds of work, so the clock costs nothing.
+    fn out_of_time(&mut self) -> bool {
+        if !self.expired && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.expired = true;
+        }
+        self.expired
+    }
+
     /// The 21 rolls' values of [`Searcher::roll_value`], shared out among
     /// the searcher's threads (each takes the next roll not yet taken).
     fn roll_values_on_threads(
@@ -240,18 +261,20 @@ impl<'a> Searcher<'a> {
         let rolls: Vec<Dice> = Dice::all().collect();
         let next = AtomicUsize::new(0);
         let eval = self.eval;
-        let parts: Vec<(Vec<(usize, Probs)>, u64)> = std::thread::scope(|scope| {
+        let deadline = self.deadline;
+        let parts: Vec<(RollValues, u64, bool)> = std::thread::scope(|scope| {
             let workers: Vec<_> = (0..self.threads.min(rolls.len()))
                 .map(|_| {
                     scope.spawn(|| {
                         let mut s = Searcher::new(eval);
+                        s.deadline = deadline;
                         let mut done = Vec::new();
                         loop {
                             let r = next.fetch_add(1, Ordering::Relaxed);
                             let Some(&dice) = rolls.get(r) else { break };
                             done.push((r, s.roll_value(board, dice, depth, prune)));
                         }
-                        (done, s.evals)
+                        (done, s.evals, s.expired)
                     })
                 })
                 .collect();
@@ -261,8 +284,9 @@ impl<'a> Searcher<'a> {
                 .collect()
         });
         let mut values = vec![[0.0f32; 5]; rolls.len()];
-        for (done, evals) in parts {
+        for (done, evals, expired) in parts {
             self.evals += evals;
+            self.expired |= expired;
             for (r, p) in done {
                 values[r] = p;
             }
@@ -271,7 +295,7 @@ impl<'a> Searcher<'a> {
     }
 
     /// The best move of `board` with `dice`, searched to `plies`
-    /// (1..=[`MAX_PLY`]), stopping deepening at `deadline`. `moves` receives
+    /// (1..=[`MAX_PLY`]), abandoning the level under way at `deadline`. `moves` receives
     /// the legal moves, which the choice indexes.
     pub fn choose(
         &mut self,
@@ -282,6 +306,7 @@ impl<'a> Searcher<'a> {
         moves: &mut MoveList,
     ) -> Choice {
         let start = self.evals;
+        (self.deadline, self.expired) = (deadline, false);
         board.legal_moves_into(dice, moves);
         let mut scored: Vec<(usize, Probs, f32)> = moves
             .boards()
@@ -310,6 +335,9 @@ impl<'a> Searcher<'a> {
                 }
                 let after = moves.boards()[i];
                 let p = self.after_value(&after, ply);
+                if self.expired {
+                    break;
+                }
                 deeper.push((i, p, equity(&p)));
             }
             if deeper.len() < scored.len() {
@@ -319,6 +347,9 @@ impl<'a> Searcher<'a> {
             sort(&mut scored);
             ply += 1;
         }
+        // The deadline was this choice's: later look-aheads (the cube's,
+        // a label's) run to the end.
+        (self.deadline, self.expired) = (None, false);
         Choice {
             index: scored[0].0,
             probs: scored[0].1,
@@ -327,6 +358,9 @@ impl<'a> Searcher<'a> {
         }
     }
 }
+
+/// A thread's share of a look-ahead's rolls: each roll's index and value.
+type RollValues = Vec<(usize, Probs)>;
 
 /// Adds the chances `p` of rolling `dice`, weighted by the roll's share of
 /// the 36, to `acc`.
@@ -383,6 +417,37 @@ mod tests {
             &mut moves,
         );
         assert_eq!(c.ply, 1);
+    }
+
+    #[test]
+    fn a_passed_deadline_abandons_a_look_ahead_and_ends_with_its_choice() {
+        let eval = Evaluator::shipped();
+        let board = Board::from_position_id("4HPwATDgc/ABMA").unwrap();
+        let past = Some(Instant::now());
+        for threads in [1, 3] {
+            let mut s = Searcher::new(&eval);
+            s.set_threads(threads);
+            s.deadline = past;
+            // Every roll of a look two or more rolls deep waits on the clock.
+            s.look_ahead(&board, 3, None);
+            assert!(s.expired, "{threads} threads");
+            assert_eq!(s.evals(), 0, "{threads} threads");
+        }
+        // A choice's deadline ends with it: the look-aheads after it (the
+        // cube's, a label's) run to the end, whatever stopped the choice.
+        let mut s = Searcher::new(&eval);
+        let mut moves = Box::<MoveList>::default();
+        let c = s.choose(&board, Dice::new(3, 1).unwrap(), 4, past, &mut moves);
+        assert_eq!(c.ply, 1);
+        assert_eq!(
+            s.position_value(&board, 2),
+            Searcher::new(&eval).look_ahead(&board, 2, None)
+        );
+        // The 1-roll look at a candidate never looks at the clock: a 2-ply
+        // search always finishes the candidate it has begun.
+        s.deadline = past;
+        s.look_ahead(&board, 1, None);
+        assert!(!s.expired);
     }
 
     #[test]
