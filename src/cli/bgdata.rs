@@ -125,6 +125,12 @@ pub struct GenerateArgs {
     /// may not be); --positions counts siblings (records: all of theirs).
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=32))]
     pub siblings: Option<u8>,
+    /// With --siblings: roll the siblings of one position out on the same
+    /// dice (as a rollout of a roll's candidates does), so that their
+    /// labels' differences, the ranking a fit learns, carry less of the
+    /// dice's luck. The header says so.
+    #[arg(long, requires = "siblings", conflicts_with = "look")]
+    pub common_dice: bool,
     /// With --look: each roll's moves are ranked first by a small net and
     /// only its best K judged by the full nets (at K = 4 about 2.5 times
     /// the labels a second, labels within 0.001 of the whole look's on
@@ -269,6 +275,7 @@ fn generate(a: GenerateArgs, out: &mut impl Write) -> Result<(), BackgammonError
         class: a.class,
         look: a.look,
         siblings: a.siblings,
+        common_dice: a.common_dice,
     };
     let shard = Shard::new(a.shard, a.of)?;
     let eval = player::nets_or_dir(a.nets.as_deref())?;

@@ -50,6 +50,11 @@ pub struct DataSettings {
     /// each ([`siblings`]): the candidates a move choice compares, bad ones
     /// included, which the nets must tell apart.
     pub siblings: Option<u8>,
+    /// With siblings: the siblings of one position are rolled out on the
+    /// same dice (the first sibling's seed), as a rollout of a roll's
+    /// candidates is, so that the luck their labels share drops out of
+    /// their differences: the ranking a fit learns from them.
+    pub common_dice: bool,
 }
 
 impl fmt::Display for DataSettings {
@@ -72,6 +77,9 @@ impl fmt::Display for DataSettings {
         }
         if let Some(k) = self.siblings {
             write!(f, " siblings {k}")?;
+        }
+        if self.common_dice {
+            write!(f, " common-dice")?;
         }
         Ok(())
     }
@@ -191,21 +199,23 @@ impl Source {
     }
 
     /// The run's positions in order: its first `s.positions` (of
-    /// `s.class` only, with a class), fewer when the records hold fewer.
-    /// Made as they are read, so that a shard labels its first position at
-    /// once and a resumed one plays only the games up to where it stopped.
+    /// `s.class` only, with a class), fewer when the records hold fewer,
+    /// each with its family: the ordinal of the position it is a sibling
+    /// of (without siblings, its own). Made as they are read, so that a
+    /// shard labels its first position at once and a resumed one plays
+    /// only the games up to where it stopped.
     fn positions<'a>(
         &'a self,
         eval: &'a Evaluator,
         s: &DataSettings,
-    ) -> Box<dyn Iterator<Item = Board> + 'a> {
+    ) -> Box<dyn Iterator<Item = (usize, Board)> + 'a> {
         let parents: Box<dyn Iterator<Item = Board> + 'a> = match self {
             Source::SelfPlay => Box::new(Sampler::new(eval, s.seed, s.class)),
             Source::Records { boards, .. } => Box::new(recorded_run(boards, s).copied()),
         };
-        let all = match s.siblings {
+        let all: Box<dyn Iterator<Item = (usize, Board)> + 'a> = match s.siblings {
             Some(k) => Box::new(siblings(eval, parents, k, s.seed)),
-            None => parents,
+            None => Box::new(parents.enumerate()),
         };
         match self {
             Source::SelfPlay => Box::new(all.take(s.positions)),
@@ -224,21 +234,22 @@ fn recorded_run<'a>(boards: &'a [Board], s: &DataSettings) -> impl Iterator<Item
         .take(s.positions)
 }
 
-/// The siblings of each of `parents` in turn: for a roll drawn from `seed`
-/// (one a parent, in order), the positions after the `k` best moves by the
-/// nets at 1-ply (fewer when fewer are legal), best first, each with the
-/// opponent on roll; finished games and bear-offs are left out (no net
-/// evaluates them), and so is a position met before.
+/// The siblings of each of `parents` in turn, each with its parent's
+/// ordinal: for a roll drawn from `seed` (one a parent, in order), the
+/// positions after the `k` best moves by the nets at 1-ply (fewer when
+/// fewer are legal), best first, each with the opponent on roll; finished
+/// games and bear-offs are left out (no net evaluates them), and so is a
+/// position met before.
 pub fn siblings<'a>(
     eval: &'a Evaluator,
     parents: impl Iterator<Item = Board> + 'a,
     k: u8,
     seed: u64,
-) -> impl Iterator<Item = Board> + 'a {
+) -> impl Iterator<Item = (usize, Board)> + 'a {
     let mut dice = SplitMix::new(seed ^ 0x51B1_1265);
     let mut moves = Box::<MoveList>::default();
     let mut seen = HashSet::new();
-    parents.flat_map(move |parent| {
+    parents.enumerate().flat_map(move |(family, parent)| {
         parent.legal_moves_into(dice.dice(), &mut moves);
         selfplay::ranked(eval, &moves)
             .into_iter()
@@ -246,7 +257,8 @@ pub fn siblings<'a>(
             .filter(|after| !after.has_won(Side::OnRoll))
             .map(|after| after.swapped())
             .filter(|child| NetClass::of(child).is_some() && seen.insert(child.key()))
-            .collect::<Vec<Board>>()
+            .map(|child| (family, child))
+            .collect::<Vec<_>>()
     })
 }
 
@@ -436,14 +448,36 @@ fn position_seed(seed: u64, index: usize) -> u64 {
     SplitMix::new(seed ^ SplitMix::new(index as u64).next_u64()).next_u64()
 }
 
-/// Rolls out position `index` of the run.
+/// One position of a run: its index, the ordinal of its family (the
+/// position it is a sibling of; without siblings, its own index) and the
+/// position.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Item {
+    pub index: usize,
+    pub family: usize,
+    pub board: Board,
+}
+
+impl Item {
+    /// What its dice are drawn from: the family's with common dice, else
+    /// the position's own index.
+    fn dice_key(&self, s: &DataSettings) -> usize {
+        if s.common_dice {
+            self.family
+        } else {
+            self.index
+        }
+    }
+}
+
+/// Rolls out `item` of the run.
 pub fn roll_out(
     labeller: Labeller,
     s: &DataSettings,
-    index: usize,
-    board: Board,
+    item: Item,
     threads: usize,
 ) -> Result<Record, DataError> {
+    let Item { index, board, .. } = item;
     let class = NetClass::of(&board).ok_or_else(|| DataError::Line {
         line: board.position_id(),
         why: "not a net's position (bear-off or finished)".to_string(),
@@ -464,7 +498,7 @@ pub fn roll_out(
         trials: s.trials,
         ply: s.ply,
         truncate: s.truncate,
-        seed: position_seed(s.seed, index),
+        seed: position_seed(s.seed, item.dice_key(s)),
         threads,
         ..Settings::default()
     };
@@ -599,14 +633,18 @@ pub fn generate(
         1
     };
     for (c, part) in todo.chunks(chunk).enumerate() {
-        let items: Vec<(usize, Board)> = part
+        let items: Vec<Item> = part
             .iter()
-            .map(|&i| {
-                let board = boards
-                    .nth(i - next)
+            .map(|&index| {
+                let (family, board) = boards
+                    .nth(index - next)
                     .expect("the run has its count of positions");
-                next = i + 1;
-                (i, board)
+                next = index + 1;
+                Item {
+                    index,
+                    family,
+                    board,
+                }
             })
             .collect();
         let records = label_chunk(labeller, s, &items, threads)?;
@@ -623,14 +661,14 @@ pub fn generate(
     Ok(path)
 }
 
-/// The records of `items` (index, position), in their order: a rollout
+/// The records of `items`, in their order: a rollout
 /// alone on all `threads`, or look-ahead labels shared out among them
 /// (each thread every `threads`-th item; the labels do not depend on
 /// which thread makes them).
 fn label_chunk(
     labeller: Labeller,
     s: &DataSettings,
-    items: &[(usize, Board)],
+    items: &[Item],
     threads: usize,
 ) -> Result<Vec<Record>, DataError> {
     // Threads over the items, and each item's own (a rollout's trials).
@@ -641,7 +679,7 @@ fn label_chunk(
     if threads == 1 {
         return items
             .iter()
-            .map(|&(i, board)| roll_out(labeller, s, i, board, per_item))
+            .map(|&item| roll_out(labeller, s, item, per_item))
             .collect();
     }
     let parts: Vec<Vec<Result<Record, DataError>>> = std::thread::scope(|scope| {
@@ -652,7 +690,7 @@ fn label_chunk(
                         .iter()
                         .skip(t)
                         .step_by(threads)
-                        .map(|&(i, board)| roll_out(labeller, s, i, board, 1))
+                        .map(|&item| roll_out(labeller, s, item, 1))
                         .collect()
                 })
             })
@@ -890,6 +928,7 @@ mod tests {
             class: None,
             look: None,
             siblings: None,
+            common_dice: false,
         }
     }
 
@@ -1036,7 +1075,12 @@ mod tests {
     fn siblings_are_the_best_moves_of_a_roll_ranked_by_the_nets() {
         let eval = Evaluator::shipped();
         let parents = vec![Board::START; 1];
-        let kids: Vec<Board> = siblings(&eval, parents.into_iter(), 4, 3).collect();
+        let kids: Vec<Board> = siblings(&eval, parents.into_iter(), 4, 3)
+            .map(|(family, kid)| {
+                assert_eq!(family, 0);
+                kid
+            })
+            .collect();
         assert_eq!(kids.len(), 4);
         // Each is the start after a legal move of one roll, the opponent on
         // roll, best first by the nets' 1-ply equity.
@@ -1054,10 +1098,63 @@ mod tests {
         let best = eval.best_move(&Board::START.legal_moves(roll));
         assert_eq!(equity(&best.1), values[0]);
         // A position met before is not labelled again.
-        let twice: Vec<Board> = siblings(&eval, [Board::START; 2].into_iter(), 4, 3).collect();
+        let twice: Vec<Board> = siblings(&eval, [Board::START; 2].into_iter(), 4, 3)
+            .map(|(_, kid)| kid)
+            .collect();
         assert_eq!(twice[..4], kids[..]);
         let distinct: HashSet<_> = twice.iter().map(Board::key).collect();
         assert_eq!(distinct.len(), twice.len());
+    }
+
+    #[test]
+    fn siblings_on_common_dice_are_rolled_out_on_their_familys_dice() {
+        let eval = Evaluator::shipped();
+        let plain = DataSettings {
+            positions: 9,
+            siblings: Some(3),
+            ..tiny()
+        };
+        let common = DataSettings {
+            common_dice: true,
+            ..plain
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let path = unsharded(&eval, &common, &Source::SelfPlay, dir.path()).unwrap();
+        let (head, records) = read_file(&path).unwrap();
+        assert!(
+            head.contains(" siblings 3 common-dice nets fnv1a:"),
+            "{head}"
+        );
+        let families: Vec<(usize, Board)> =
+            siblings(&eval, sample(&eval, 9, 11, None).into_iter(), 3, 11)
+                .take(9)
+                .collect();
+        assert!(families.windows(2).any(|w| w[0].0 == w[1].0));
+        let mut differ = 0;
+        for (r, &(family, board)) in records.iter().zip(&families) {
+            assert_eq!(r.board, board);
+            // The family's dice are those a run without common dice gives
+            // the position whose index is the family's ordinal.
+            let on = |index| {
+                let item = Item {
+                    index,
+                    family,
+                    board,
+                };
+                // As written in the file: the record's own index.
+                let label = roll_out(Labeller::plain(&eval), &plain, item, 1).unwrap();
+                Record {
+                    index: r.index,
+                    ..label
+                }
+                .to_string()
+            };
+            assert_eq!(on(family), r.to_string());
+            differ += (on(r.index) != r.to_string()) as usize;
+        }
+        assert!(differ > 0, "no sibling's own dice gave another label");
+        // A run with its own dice per sibling is another run.
+        assert!(unsharded(&eval, &plain, &Source::SelfPlay, dir.path()).is_err());
     }
 
     #[test]
@@ -1074,6 +1171,7 @@ mod tests {
         assert!(head.contains(" look 1 siblings 3 nets fnv1a:"), "{head}");
         let expected: Vec<Board> = siblings(&eval, sample(&eval, 7, 11, None).into_iter(), 3, 11)
             .take(7)
+            .map(|(_, kid)| kid)
             .collect();
         let boards: Vec<Board> = records.iter().map(|r| r.board).collect();
         assert_eq!(boards, expected);
@@ -1215,7 +1313,12 @@ mod tests {
         let eval = Evaluator::shipped();
         let s = tiny();
         let boards = sample(&eval, s.positions, s.seed, s.class);
-        let r = roll_out(Labeller::plain(&eval), &s, 3, boards[3], 1).unwrap();
+        let item = Item {
+            index: 3,
+            family: 3,
+            board: boards[3],
+        };
+        let r = roll_out(Labeller::plain(&eval), &s, item, 1).unwrap();
         let text = r.to_string();
         let back: Record = text.parse().unwrap();
         assert_eq!(back.to_string(), text);
