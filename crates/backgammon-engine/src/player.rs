@@ -99,7 +99,8 @@ pub fn prepare() {
 pub struct NetSettings {
     /// Root-inclusive plies of checker play and cube decisions (1..=[`crate::search::MAX_PLY`]).
     pub plies: u8,
-    /// Time per decision; the search stops deepening when it is spent.
+    /// Time per decision; the search stops when it is spent, keeping the
+    /// deepest level it completed.
     pub movetime: Option<Duration>,
 }
 

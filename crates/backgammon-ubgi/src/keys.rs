@@ -14,7 +14,7 @@ pub struct Settings {
     /// decisions (UBGI 1 = gnubg 0-ply).
     pub ply: u8,
     /// `engine.movetime`: milliseconds a decision may take (0: no limit);
-    /// the search stops deepening when they are spent.
+    /// the search stops (abandoning the level under way) when they are spent.
     pub movetime: u64,
     /// `engine.seed`: the random player's seed; 0 seeds from the OS.
     pub seed: u64,
@@ -135,7 +135,7 @@ const DOCS: [(&str, bool, &str); 6] = [
     (
         "engine.movetime",
         false,
-        "milliseconds per decision, 0 = no limit (the search stops deepening)",
+        "milliseconds per decision, 0 = no limit (the search stops, keeping the deepest level done)",
     ),
     (
         "engine.seed",
