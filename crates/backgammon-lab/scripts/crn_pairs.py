@@ -1,3 +1,14 @@
+"""How much of two sibling rollout runs' pair differences is dice noise.
+
+Given two `rollout-data generate --siblings` files of the same positions,
+one on each sibling's own dice and one with --common-dice, compares the
+differences between consecutive labels: the mean square of the two runs'
+difference of differences against one run's pair variance (from the
+standard errors). R = 2: the common dice share nothing; R = 1: their
+differences carry no noise.
+
+    python3 crates/backgammon-lab/scripts/crn_pairs.py PLAIN.txt COMMON.txt
+"""
 import sys
 def load(p):
     r=[]
