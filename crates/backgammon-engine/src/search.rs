@@ -330,7 +330,7 @@ impl<'a> Searcher<'a> {
             }
             let mut deeper = Vec::with_capacity(scored.len());
             for &(i, _, _) in &scored {
-                if deadline.is_some_and(|d| Instant::now() >= d) {
+                if self.out_of_time() {
                     break;
                 }
                 let after = moves.boards()[i];

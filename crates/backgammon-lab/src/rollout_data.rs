@@ -51,7 +51,7 @@ pub struct DataSettings {
     /// included, which the nets must tell apart.
     pub siblings: Option<u8>,
     /// With siblings: the siblings of one position are rolled out on the
-    /// same dice (the first sibling's seed), as a rollout of a roll's
+    /// same dice (their family's seed, [`Item::dice_key`]), as a rollout of a roll's
     /// candidates is, so that the luck their labels share drops out of
     /// their differences: the ranking a fit learns from them.
     pub common_dice: bool,
