@@ -9,6 +9,7 @@ use backgammon_engine::player;
 use backgammon_engine::prune::Pruner;
 use backgammon_lab::class::NetClass;
 use backgammon_lab::regret::RegretSettings;
+use backgammon_lab::relevel;
 use backgammon_lab::rollout_data::{self, DataSettings, FitSettings, Shard, Source};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -49,6 +50,40 @@ pub enum DataCommand {
     /// (the process's nets looking ahead): the loss of each net's pick
     /// against the best labelled move, on seeded self-play decisions.
     Regret(RegretArgs),
+    /// One file's labels at another's level: each family of siblings keeps
+    /// --labels' differences and takes --rollouts' mean (both runs of the
+    /// same positions: give the run's --siblings, --seed, --class,
+    /// --positions and --records, as to `generate`).
+    Relevel(RelevelArgs),
+}
+
+/// `backgammon rollout-data relevel`.
+#[derive(clap::Args, Debug)]
+pub struct RelevelArgs {
+    /// The ranking's file (look-ahead labels: `generate --look 2`).
+    #[arg(long)]
+    pub labels: PathBuf,
+    /// The level's file (rollouts of the same run's positions).
+    #[arg(long)]
+    pub rollouts: PathBuf,
+    /// The run's siblings a position (its families).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=32))]
+    pub siblings: u8,
+    /// The run's seed.
+    #[arg(long)]
+    pub seed: u64,
+    /// The run's class.
+    #[arg(long)]
+    pub class: Option<NetClass>,
+    /// The run's positions (as given to `generate`).
+    #[arg(long)]
+    pub positions: usize,
+    /// The run's records (self-play without).
+    #[arg(long)]
+    pub records: Option<PathBuf>,
+    /// The file written.
+    #[arg(long)]
+    pub out: PathBuf,
 }
 
 /// `backgammon rollout-data regret`.
@@ -262,6 +297,7 @@ pub fn run(c: DataCommand, out: &mut impl Write) -> Result<(), BackgammonError> 
         } => classes(positions, seed, &gnubg, out),
         DataCommand::Fit(a) => fit(a, out),
         DataCommand::Regret(a) => regret(a, out),
+        DataCommand::Relevel(a) => relevel(a, out),
     }
 }
 
@@ -465,6 +501,49 @@ fn fit(a: FitArgs, out: &mut impl Write) -> Result<(), BackgammonError> {
         "nets fitted to {} positions ({} held out): {}",
         train.len(),
         test.len(),
+        a.out.display()
+    );
+    Ok(())
+}
+
+fn relevel(a: RelevelArgs, out: &mut impl Write) -> Result<(), BackgammonError> {
+    let s = DataSettings {
+        positions: a.positions,
+        trials: 0,
+        ply: 1,
+        truncate: None,
+        seed: a.seed,
+        class: a.class,
+        look: None,
+        siblings: Some(a.siblings),
+        common_dice: false,
+    };
+    let source = match &a.records {
+        Some(path) => Source::records(path).map_err(rollout_data::DataError::from)?,
+        None => Source::SelfPlay,
+    };
+    let run = source.run(player::nets(), &s);
+    let (labels_head, labels) = rollout_data::read_file(&a.labels)?;
+    let (rollouts_head, rollouts) = rollout_data::read_file(&a.rollouts)?;
+    let records = relevel::relevel(&labels, &rollouts, &run)?;
+    let mut text = format!(
+        "# grasshopper rollout-data relevel: the ranking of [{}] at the level of [{}]\n",
+        labels_head.trim_start_matches("# grasshopper rollout-data "),
+        rollouts_head.trim_start_matches("# grasshopper rollout-data ")
+    );
+    for r in &records {
+        text.push_str(&format!("{r}\n"));
+    }
+    backgammon_engine::files::write_atomic(&a.out, text.as_bytes()).map_err(|e| {
+        rollout_data::DataError::Io {
+            path: a.out.clone(),
+            source: e,
+        }
+    })?;
+    let _ = writeln!(
+        out,
+        "{} positions relevelled into {}",
+        records.len(),
         a.out.display()
     );
     Ok(())

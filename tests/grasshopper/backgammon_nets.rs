@@ -320,3 +320,70 @@ fn pruned_look_ahead_labels_name_their_pruning_and_need_a_look() {
     assert!(!done.status.success());
     assert!(String::from_utf8_lossy(&done.stderr).contains("junk.net"));
 }
+
+#[test]
+fn relevelled_siblings_keep_the_labels_differences_at_the_rollouts_mean() {
+    let dir = nets_dir("relevel", Path::new("."), &[]);
+    let run = ["--positions", "9", "--siblings", "3", "--seed", "5"];
+    let generate = |extra: &[&str], out: &str| {
+        let out = dir.join(out);
+        let args = ["backgammon", "rollout-data", "generate"];
+        let args = [&args[..], &run, &["--out", out.to_str().unwrap()], extra].concat();
+        first_line(&args);
+        out.join("shard-1-of-1.txt")
+    };
+    let labels = generate(&["--look", "1"], "labels");
+    let rollouts = generate(&["--trials", "4", "--common-dice"], "rollouts");
+    let out = dir.join("relevelled.txt");
+    let relevel = |seed: &str| {
+        let args = ["backgammon", "rollout-data", "relevel", "--positions", "9"];
+        let files = [
+            "--labels",
+            labels.to_str().unwrap(),
+            "--rollouts",
+            rollouts.to_str().unwrap(),
+        ];
+        let args = [&args[..], &files, &["--siblings", "3", "--seed", seed]].concat();
+        Command::new(crate::BIN)
+            .args([&args[..], &["--out", out.to_str().unwrap()]].concat())
+            .output()
+            .unwrap()
+    };
+    let done = relevel("5");
+    assert!(
+        done.status.success(),
+        "{}",
+        String::from_utf8_lossy(&done.stderr)
+    );
+    assert!(String::from_utf8_lossy(&done.stdout).starts_with("9 positions relevelled"));
+    let equities = |path: &Path| -> Vec<f64> {
+        let text = std::fs::read_to_string(path).unwrap();
+        let lines = text.lines().filter(|l| !l.starts_with('#'));
+        lines
+            .map(|l| l.split(' ').nth(8).unwrap().parse().unwrap())
+            .collect()
+    };
+    let (l, r, v) = (equities(&labels), equities(&rollouts), equities(&out));
+    assert_eq!(v.len(), 9);
+    // Both runs' positions are the same; every sibling moved, and the
+    // whole run's mean is the rollouts' (the clipping aside: a family's
+    // chances rarely reach 0 or 1 in 4 trials' mean).
+    let mean = |x: &[f64]| x.iter().sum::<f64>() / x.len() as f64;
+    assert!((mean(&v) - mean(&r)).abs() < 0.02, "{v:?} {r:?}");
+    assert!(v.iter().zip(&l).all(|(a, b)| a != b), "{v:?} {l:?}");
+    // The positions of another seed's run are not these: refused, named.
+    let done = relevel("6");
+    assert!(!done.status.success());
+    let err = String::from_utf8_lossy(&done.stderr);
+    assert!(err.contains("another"), "{err}");
+    // The output reads as data.
+    let fit = ["backgammon", "rollout-data", "fit", "--epochs", "0"];
+    let fitted = dir.join("fitted");
+    let fit = [
+        &fit[..],
+        &["--data", out.to_str().unwrap(), "--holdout", "1"],
+        &["--out", fitted.to_str().unwrap()],
+    ]
+    .concat();
+    assert!(first_line(&fit).contains("fitted to 8 "));
+}

@@ -28,6 +28,7 @@ pub mod players;
 pub mod recorded;
 pub mod refine;
 pub mod regret;
+pub mod relevel;
 pub mod report;
 pub mod rollout;
 pub mod rollout_check;

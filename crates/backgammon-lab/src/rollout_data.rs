@@ -198,6 +198,13 @@ impl Source {
         }
     }
 
+    /// The run's positions in order, each with its family, all of them at
+    /// once: what a file of the run holds, to read it by family
+    /// ([`crate::relevel`]).
+    pub fn run(&self, eval: &Evaluator, s: &DataSettings) -> Vec<(usize, Board)> {
+        self.positions(eval, s).collect()
+    }
+
     /// The run's positions in order: its first `s.positions` (of
     /// `s.class` only, with a class), fewer when the records hold fewer,
     /// each with its family: the ordinal of the position it is a sibling
