@@ -51,34 +51,35 @@ pub enum DataCommand {
     /// against the best labelled move, on seeded self-play decisions.
     Regret(RegretArgs),
     /// One file's labels at another's level: each family of siblings keeps
-    /// --labels' differences and takes --rollouts' mean (both runs of the
-    /// same positions: give the run's --siblings, --seed, --class,
-    /// --positions and --records, as to `generate`).
+    /// --labels' differences and is shifted to --rollouts' level on the
+    /// members rolled out (matched by position; families with none are
+    /// left out). Give the labels' run's --siblings, --seed, --class and
+    /// --records, as to `generate`.
     Relevel(RelevelArgs),
 }
 
 /// `backgammon rollout-data relevel`.
 #[derive(clap::Args, Debug)]
 pub struct RelevelArgs {
-    /// The ranking's file (look-ahead labels: `generate --look 2`).
+    /// The ranking's file (look-ahead labels: `generate --look 2
+    /// --siblings K`).
     #[arg(long)]
     pub labels: PathBuf,
-    /// The level's file (rollouts of the same run's positions).
+    /// The level's file: rollouts of some or all of the labels' positions
+    /// (`generate --siblings 1` of the same seed and nets rolls out each
+    /// family's best sibling).
     #[arg(long)]
     pub rollouts: PathBuf,
-    /// The run's siblings a position (its families).
+    /// The labels' run's siblings a position (its families).
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=32))]
     pub siblings: u8,
-    /// The run's seed.
+    /// The labels' run's seed.
     #[arg(long)]
     pub seed: u64,
-    /// The run's class.
+    /// The labels' run's class.
     #[arg(long)]
     pub class: Option<NetClass>,
-    /// The run's positions (as given to `generate`).
-    #[arg(long)]
-    pub positions: usize,
-    /// The run's records (self-play without).
+    /// The labels' run's records (self-play without).
     #[arg(long)]
     pub records: Option<PathBuf>,
     /// The file written.
@@ -507,8 +508,16 @@ fn fit(a: FitArgs, out: &mut impl Write) -> Result<(), BackgammonError> {
 }
 
 fn relevel(a: RelevelArgs, out: &mut impl Write) -> Result<(), BackgammonError> {
+    let (labels_head, labels) = rollout_data::read_file(&a.labels)?;
+    let (rollouts_head, rollouts) = rollout_data::read_file(&a.rollouts)?;
+    // The run as far as the labels go: self-play counts siblings, records
+    // count parents (all of them: the families do not depend on how many).
+    let positions = match a.records {
+        Some(_) => usize::MAX,
+        None => labels.last().map_or(0, |r| r.index + 1),
+    };
     let s = DataSettings {
-        positions: a.positions,
+        positions,
         trials: 0,
         ply: 1,
         truncate: None,
@@ -523,8 +532,6 @@ fn relevel(a: RelevelArgs, out: &mut impl Write) -> Result<(), BackgammonError> 
         None => Source::SelfPlay,
     };
     let run = source.run(player::nets(), &s);
-    let (labels_head, labels) = rollout_data::read_file(&a.labels)?;
-    let (rollouts_head, rollouts) = rollout_data::read_file(&a.rollouts)?;
     let records = relevel::relevel(&labels, &rollouts, &run)?;
     let mut text = format!(
         "# grasshopper rollout-data relevel: the ranking of [{}] at the level of [{}]\n",

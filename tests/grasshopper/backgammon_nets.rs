@@ -336,7 +336,7 @@ fn relevelled_siblings_keep_the_labels_differences_at_the_rollouts_mean() {
     let rollouts = generate(&["--trials", "4", "--common-dice"], "rollouts");
     let out = dir.join("relevelled.txt");
     let relevel = |seed: &str| {
-        let args = ["backgammon", "rollout-data", "relevel", "--positions", "9"];
+        let args = ["backgammon", "rollout-data", "relevel"];
         let files = [
             "--labels",
             labels.to_str().unwrap(),
