@@ -245,11 +245,15 @@ fn end_engines_on_interrupt() {
     });
 }
 
-/// `--nets DIR`: the nets every backgammon player of this process uses.
+/// `--nets DIR`: the nets every backgammon player of this process uses
+/// (and for its cube decisions the directory's `crashed-cube.net`, if it
+/// has one).
 fn use_nets(dir: &std::path::Path) -> Result<(), CliError> {
+    use backgammon_engine::Evaluator;
     let bad = |e: &dyn std::fmt::Display| CliError::Usage(format!("--nets {}: {e}", dir.display()));
-    let eval = backgammon_engine::Evaluator::read_dir(dir).map_err(|e| bad(&e))?;
-    backgammon_engine::player::use_nets(eval).map_err(|e| bad(&e))
+    let eval = Evaluator::read_dir(dir).map_err(|e| bad(&e))?;
+    let cube = Evaluator::read_dir_cube(dir).map_err(|e| bad(&e))?;
+    backgammon_engine::player::use_nets(eval, cube).map_err(|e| bad(&e))
 }
 
 /// `--mid-net FILE` or `--late-net FILE`: the net of `role` in every

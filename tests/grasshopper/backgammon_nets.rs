@@ -387,3 +387,53 @@ fn relevelled_siblings_keep_the_labels_differences_at_the_rollouts_mean() {
     .concat();
     assert!(first_line(&fit).contains("fitted to 8 "));
 }
+
+/// The daemon's `info cube` line for the crashed position `WTeD…` at 1-ply
+/// (the net's own chances, no look-ahead), started with `args`.
+fn crashed_cube_line(args: &[&str]) -> String {
+    let mut e = Engine::start(crate::BIN, args);
+    e.send("ubgi");
+    e.recv_until(|l| l == "ubgiok");
+    e.send("set engine.ply 1");
+    e.send("position gnubgid WTeDDAgDABgAAA:cAkAAAAAAAAA");
+    e.send("go cube candidates 1");
+    let lines = e.recv_until(|l| l.starts_with("bestcube "));
+    lines
+        .into_iter()
+        .find(|l| l.starts_with("info cube "))
+        .expect("an info cube line")
+}
+
+#[test]
+fn cube_decisions_take_the_crashed_cube_net_and_checker_play_does_not() {
+    let shipped = repo("crates/backgammon-engine/data");
+    let all = ["contact.net", "crashed.net", "race.net"];
+    let plain = nets_dir("cube-plain", &shipped, &all);
+    let with_cube = nets_dir(
+        "cube-net",
+        &shipped,
+        &[&all[..], &["crashed-cube.net"]].concat(),
+    );
+    let default = crashed_cube_line(&[]);
+    // The shipped cube net, from the program or from a directory: the same.
+    assert_eq!(
+        crashed_cube_line(&["--nets", with_cube.to_str().unwrap()]),
+        default
+    );
+    // A directory without one decides the cube on its crashed net: otherwise
+    // in this position, where the two nets' levels are far apart.
+    let own = crashed_cube_line(&["--nets", plain.to_str().unwrap()]);
+    assert_ne!(own, default);
+    // Checker play ranks by crashed.net either way.
+    let play = |args: &[&str]| {
+        let mut e = Engine::start(crate::BIN, args);
+        e.send("ubgi");
+        e.recv_until(|l| l == "ubgiok");
+        e.send("set engine.ply 1");
+        e.send("position gnubgid WTeDDAgDABgAAA:cAkAAAAAAAAA");
+        e.send("dice 6 3");
+        e.send("go chequer candidates 3");
+        e.recv_until(|l| l.starts_with("bestmove "))
+    };
+    assert_eq!(play(&[]), play(&["--nets", plain.to_str().unwrap()]));
+}

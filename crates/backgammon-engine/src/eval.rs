@@ -144,6 +144,11 @@ pub enum NetsError {
 static CONTACT_NET: &[u8] = include_bytes!("../data/contact.net");
 static CRASHED_NET: &[u8] = include_bytes!("../data/crashed.net");
 static RACE_NET: &[u8] = include_bytes!("../data/race.net");
+static CRASHED_CUBE_NET: &[u8] = include_bytes!("../data/crashed-cube.net");
+
+/// The file of a nets directory's crashed net for cube decisions
+/// ([`Evaluator::read_dir_cube`]).
+pub const CUBE_NET_FILE: &str = "crashed-cube.net";
 
 /// Keeps the chances consistent: a gammon is a win, a backgammon a gammon.
 #[inline(always)]
@@ -172,6 +177,42 @@ impl Evaluator {
     pub fn shipped() -> Evaluator {
         Evaluator::from_bytes(CONTACT_NET, Some(CRASHED_NET), RACE_NET)
             .expect("the shipped nets read")
+    }
+
+    /// The shipped nets for cube decisions: the shipped ones with the
+    /// crashed net fitted to our rollouts' level
+    /// (`data/crashed-cube.net`). A crashed net fitted to the level of
+    /// rollouts is within 0.04 of GNU Backgammon 2-ply's equities where the
+    /// checker player's is 0.11-0.14 off, but it ranks moves worse
+    /// (docs/results/backgammon-cube-net-2026-12-05.md): the level decides
+    /// a double, the differences a move.
+    pub fn shipped_cube() -> Evaluator {
+        let mut e = Evaluator::shipped();
+        e.crashed =
+            Net::from_bytes(CRASHED_CUBE_NET, &CONTACT_WIDTHS).expect("the shipped cube net reads");
+        e
+    }
+
+    /// The nets of a nets directory for cube decisions: [`read_dir`]'s,
+    /// with the crashed net of [`CUBE_NET_FILE`] if the directory has one
+    /// (a directory without plays its cube on its own nets).
+    ///
+    /// [`read_dir`]: Evaluator::read_dir
+    pub fn read_dir_cube(dir: &Path) -> Result<Evaluator, NetsError> {
+        let mut e = Evaluator::read_dir(dir)?;
+        let path = dir.join(CUBE_NET_FILE);
+        match std::fs::read(&path) {
+            Ok(bytes) => {
+                e.crashed =
+                    Net::from_bytes(&bytes, &CONTACT_WIDTHS).map_err(|source| NetsError::Bad {
+                        dir: dir.to_path_buf(),
+                        source,
+                    })?;
+            }
+            Err(source) if source.kind() == std::io::ErrorKind::NotFound => {}
+            Err(source) => return Err(NetsError::Read { path, source }),
+        }
+        Ok(e)
     }
 
     /// Nets from their files' bytes; without a crashed net, the contact

@@ -74,16 +74,29 @@ pub fn nets_or_dir(dir: Option<&std::path::Path>) -> Result<Evaluator, crate::ev
     }
 }
 
+/// The nets this process's players decide the cube with, set once with
+/// [`use_nets`].
+static CUBE_EVAL: OnceLock<Evaluator> = OnceLock::new();
+
+/// The nets of this process's cube decisions: the shipped ones'
+/// ([`Evaluator::shipped_cube`]: a crashed net at our rollouts' level), or
+/// those [`use_nets`] gave. Checker play ranks by [`nets`].
+pub fn cube_nets() -> &'static Evaluator {
+    CUBE_EVAL.get_or_init(Evaluator::shipped_cube)
+}
+
 /// The nets were already in use when [`use_nets`] was called.
 #[derive(Debug, thiserror::Error)]
 #[error("the nets are already in use: set them before the first evaluation")]
 pub struct NetsInUse;
 
-/// Makes `eval` the nets of this process's players (the command line's
-/// `--nets DIR`, to play nets of one's own training); only before
-/// [`nets`] is first called.
-pub fn use_nets(eval: Evaluator) -> Result<(), NetsInUse> {
-    EVAL.set(eval).map_err(|_| NetsInUse)
+/// Makes `eval` the nets of this process's checker play and `cube` those
+/// of its cube decisions (the command line's `--nets DIR`:
+/// [`Evaluator::read_dir`] and [`Evaluator::read_dir_cube`]); only before
+/// [`nets`] and [`cube_nets`] are first called.
+pub fn use_nets(eval: Evaluator, cube: Evaluator) -> Result<(), NetsInUse> {
+    EVAL.set(eval).map_err(|_| NetsInUse)?;
+    CUBE_EVAL.set(cube).map_err(|_| NetsInUse)
 }
 
 /// Builds what the players share (the nets, the bear-off tables) now rather
@@ -91,6 +104,7 @@ pub fn use_nets(eval: Evaluator) -> Result<(), NetsInUse> {
 /// once and the first move's time is not spent on it.
 pub fn prepare() {
     nets().bearoff();
+    cube_nets();
     CubefulBearoff::get();
 }
 
@@ -122,6 +136,8 @@ pub struct Player {
     pubeval: Pubeval,
     net: NetSettings,
     searcher: Searcher<'static>,
+    /// The cube decisions' search, over [`cube_nets`].
+    cube_searcher: Searcher<'static>,
     moves: Box<MoveList>,
     last: Option<Choice>,
     /// How long a cube decision in a match's last bear-offs waits for the
@@ -143,6 +159,8 @@ impl Player {
     pub fn with_net(kind: Kind, seed: Option<u64>, net: NetSettings) -> Player {
         let mut searcher = Searcher::new(nets());
         searcher.set_threads(cores());
+        let mut cube_searcher = Searcher::new(cube_nets());
+        cube_searcher.set_threads(cores());
         Player {
             kind,
             rng: rng_for(seed),
@@ -153,6 +171,7 @@ impl Player {
                 ..net
             },
             searcher,
+            cube_searcher,
             moves: Box::default(),
             last: None,
             table_wait: None,
@@ -218,9 +237,10 @@ impl Player {
     }
 
     /// The cubeless chances of the player on roll of `board` before rolling,
-    /// at the player's plies.
+    /// at the player's plies, by the cube's nets ([`cube_nets`]): what the
+    /// player's cube decisions are made on.
     pub fn chances(&mut self, board: &Board) -> Probs {
-        self.searcher.position_value(board, self.net.plies - 1)
+        self.cube_searcher.position_value(board, self.net.plies - 1)
     }
 
     /// The cube decision of the player on roll of `board` (net only), on

@@ -283,7 +283,7 @@ fn chance_bias(
     judged: &[Judged],
     keep: &[usize],
 ) -> Result<(), CubeErrorsError> {
-    let eval = player::nets();
+    let eval = player::cube_nets();
     writeln!(
         out,
         "our 1-ply chances less gnubg 0-ply's (mean, points of %): win, gammon win, gammon loss"

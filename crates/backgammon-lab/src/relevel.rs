@@ -101,14 +101,16 @@ fn check_run(labels: &[Record], run: &[(usize, Board)]) -> Result<(), DataError>
     for (k, l) in labels.iter().enumerate() {
         match run.get(l.index) {
             Some((_, b)) if *b == l.board => {}
-            Some((_, b)) => return Err(bad(
-                l,
-                format!(
+            Some((_, b)) => {
+                return Err(bad(
+                    l,
+                    format!(
                     "the run's position {} is {}: another run (seed, siblings, class, records?)",
                     l.index,
                     b.position_id()
                 ),
-            )),
+                ))
+            }
             None => return Err(bad(l, format!("the run has only {} positions", run.len()))),
         }
         if k > 0 && labels[k - 1].index >= l.index {
