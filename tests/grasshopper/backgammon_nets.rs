@@ -8,18 +8,28 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use testkit::transcript::Engine;
 
-/// The 1-ply equity line of the only move of a race position (6-5 to bear
-/// two checkers off) as the daemon started with `args` reports it.
-fn race_equity(args: &[&str]) -> String {
+/// The lines the daemon started with `args` answers at 1-ply to
+/// `commands`, up to the one starting with `end`.
+fn at_one_ply(args: &[&str], commands: &[&str], end: &str) -> Vec<String> {
     let mut e = Engine::start(crate::BIN, args);
     e.send("ubgi");
     e.recv_until(|l| l == "ubgiok");
     e.send("set engine.ply 1");
-    e.send("position gnubgid 326BAQC7AAAAAA");
-    e.send("dice 6 5");
-    e.send("go chequer candidates 2");
-    let lines = e.recv_until(|l| l.starts_with("bestmove "));
-    lines
+    for c in commands {
+        e.send(c);
+    }
+    e.recv_until(|l| l.starts_with(end))
+}
+
+/// The 1-ply equity line of the only move of a race position (6-5 to bear
+/// two checkers off) as the daemon started with `args` reports it.
+fn race_equity(args: &[&str]) -> String {
+    let go = [
+        "position gnubgid 326BAQC7AAAAAA",
+        "dice 6 5",
+        "go chequer candidates 2",
+    ];
+    at_one_ply(args, &go, "bestmove ")
         .into_iter()
         .find(|l| l.starts_with("info rank 1 "))
         .expect("a ranked candidate")
@@ -391,18 +401,17 @@ fn relevelled_siblings_keep_the_labels_differences_at_the_rollouts_mean() {
 /// The daemon's `info cube` line for the crashed position `WTeD…` at 1-ply
 /// (the net's own chances, no look-ahead), started with `args`.
 fn crashed_cube_line(args: &[&str]) -> String {
-    let mut e = Engine::start(crate::BIN, args);
-    e.send("ubgi");
-    e.recv_until(|l| l == "ubgiok");
-    e.send("set engine.ply 1");
-    e.send("position gnubgid WTeDDAgDABgAAA:cAkAAAAAAAAA");
-    e.send("go cube candidates 1");
-    let lines = e.recv_until(|l| l.starts_with("bestcube "));
-    lines
+    let go = [CRASHED, "go cube candidates 1"];
+    at_one_ply(args, &go, "bestcube ")
         .into_iter()
         .find(|l| l.starts_with("info cube "))
         .expect("an info cube line")
 }
+
+/// A crashed position where the checker player's crashed net and the
+/// cube's are far apart: X nearly borne off, two checkers still to come
+/// past O's anchor.
+const CRASHED: &str = "position gnubgid WTeDDAgDABgAAA:cAkAAAAAAAAA";
 
 #[test]
 fn cube_decisions_take_the_crashed_cube_net_and_checker_play_does_not() {
@@ -426,14 +435,8 @@ fn cube_decisions_take_the_crashed_cube_net_and_checker_play_does_not() {
     assert_ne!(own, default);
     // Checker play ranks by crashed.net either way.
     let play = |args: &[&str]| {
-        let mut e = Engine::start(crate::BIN, args);
-        e.send("ubgi");
-        e.recv_until(|l| l == "ubgiok");
-        e.send("set engine.ply 1");
-        e.send("position gnubgid WTeDDAgDABgAAA:cAkAAAAAAAAA");
-        e.send("dice 6 3");
-        e.send("go chequer candidates 3");
-        e.recv_until(|l| l.starts_with("bestmove "))
+        let go = [CRASHED, "dice 6 3", "go chequer candidates 3"];
+        at_one_ply(args, &go, "bestmove ")
     };
     assert_eq!(play(&[]), play(&["--nets", plain.to_str().unwrap()]));
 }
