@@ -531,7 +531,21 @@ fn relevel(a: RelevelArgs, out: &mut impl Write) -> Result<(), BackgammonError> 
         Some(path) => Source::records(path).map_err(rollout_data::DataError::from)?,
         None => Source::SelfPlay,
     };
-    let run = source.run(player::nets(), &s);
+    let eval = player::nets();
+    // The families are the labels' run's: only its nets rank the siblings
+    // as they did.
+    let nets = format!(" nets fnv1a:{:016x} ", eval.digest());
+    if labels_head.contains(" nets fnv1a:") && !labels_head.contains(&nets) {
+        return Err(rollout_data::DataError::File {
+            path: a.labels.clone(),
+            why: format!(
+                "its header \"{labels_head}\" names other nets than these (fnv1a:{:016x}): give the run's with grasshopper --nets DIR",
+                eval.digest()
+            ),
+        }
+        .into());
+    }
+    let run = source.run(eval, &s);
     let records = relevel::relevel(&labels, &rollouts, &run)?;
     let mut text = format!(
         "# grasshopper rollout-data relevel: the ranking of [{}] at the level of [{}]\n",

@@ -386,6 +386,36 @@ fn relevelled_siblings_keep_the_labels_differences_at_the_rollouts_mean() {
     assert!(!done.status.success());
     let err = String::from_utf8_lossy(&done.stderr);
     assert!(err.contains("another"), "{err}");
+    // Labels of other nets: refused, naming them.
+    let gen4 = repo("crates/backgammon-lab/data/nets/gen4");
+    let args = [
+        "--nets",
+        gen4.to_str().unwrap(),
+        "backgammon",
+        "rollout-data",
+        "relevel",
+    ];
+    let files = [
+        "--labels",
+        labels.to_str().unwrap(),
+        "--rollouts",
+        rollouts.to_str().unwrap(),
+    ];
+    let other = [
+        "--siblings",
+        "3",
+        "--seed",
+        "5",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let done = Command::new(crate::BIN)
+        .args([&args[..], &files, &other].concat())
+        .output()
+        .unwrap();
+    assert!(!done.status.success());
+    let err = String::from_utf8_lossy(&done.stderr);
+    assert!(err.contains("names other nets"), "{err}");
     // The output reads as data.
     let fit = ["backgammon", "rollout-data", "fit", "--epochs", "0"];
     let fitted = dir.join("fitted");
