@@ -321,10 +321,7 @@ fn generate(a: GenerateArgs, out: &mut impl Write) -> Result<(), BackgammonError
         eval: &eval,
         pruner: pruner.as_ref(),
     };
-    let source = match &a.records {
-        Some(path) => Source::records(path).map_err(rollout_data::DataError::from)?,
-        None => Source::SelfPlay,
-    };
+    let source = source(a.records.as_deref())?;
     let path = rollout_data::generate(
         labeller,
         &s,
@@ -352,6 +349,15 @@ fn generate(a: GenerateArgs, out: &mut impl Write) -> Result<(), BackgammonError
         path.display()
     );
     Ok(())
+}
+
+/// Where a run's positions come from: `--records FILE`'s games, else
+/// self-play.
+fn source(records: Option<&Path>) -> Result<Source, BackgammonError> {
+    Ok(match records {
+        Some(path) => Source::records(path).map_err(rollout_data::DataError::from)?,
+        None => Source::SelfPlay,
+    })
 }
 
 /// The pruning of `--prune K [--prune-net FILE]`.
@@ -527,10 +533,7 @@ fn relevel(a: RelevelArgs, out: &mut impl Write) -> Result<(), BackgammonError> 
         siblings: Some(a.siblings),
         common_dice: false,
     };
-    let source = match &a.records {
-        Some(path) => Source::records(path).map_err(rollout_data::DataError::from)?,
-        None => Source::SelfPlay,
-    };
+    let source = source(a.records.as_deref())?;
     let eval = player::nets();
     // The families are the labels' run's: only its nets rank the siblings
     // as they did.

@@ -252,7 +252,7 @@ fn use_nets(dir: &std::path::Path) -> Result<(), CliError> {
     use backgammon_engine::Evaluator;
     let bad = |e: &dyn std::fmt::Display| CliError::Usage(format!("--nets {}: {e}", dir.display()));
     let eval = Evaluator::read_dir(dir).map_err(|e| bad(&e))?;
-    let cube = Evaluator::read_dir_cube(dir).map_err(|e| bad(&e))?;
+    let cube = eval.cube_in_dir(dir).map_err(|e| bad(&e))?;
     backgammon_engine::player::use_nets(eval, cube).map_err(|e| bad(&e))
 }
 

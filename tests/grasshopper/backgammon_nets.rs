@@ -345,8 +345,8 @@ fn relevelled_siblings_keep_the_labels_differences_at_the_rollouts_mean() {
     let labels = generate(&["--look", "1"], "labels");
     let rollouts = generate(&["--trials", "4", "--common-dice"], "rollouts");
     let out = dir.join("relevelled.txt");
-    let relevel = |seed: &str| {
-        let args = ["backgammon", "rollout-data", "relevel"];
+    let relevel = |nets: &[&str], seed: &str| {
+        let args = [nets, &["backgammon", "rollout-data", "relevel"]].concat();
         let files = [
             "--labels",
             labels.to_str().unwrap(),
@@ -359,7 +359,7 @@ fn relevelled_siblings_keep_the_labels_differences_at_the_rollouts_mean() {
             .output()
             .unwrap()
     };
-    let done = relevel("5");
+    let done = relevel(&[], "5");
     assert!(
         done.status.success(),
         "{}",
@@ -382,37 +382,13 @@ fn relevelled_siblings_keep_the_labels_differences_at_the_rollouts_mean() {
     assert!((mean(&v) - mean(&r)).abs() < 0.02, "{v:?} {r:?}");
     assert!(v.iter().zip(&l).all(|(a, b)| a != b), "{v:?} {l:?}");
     // The positions of another seed's run are not these: refused, named.
-    let done = relevel("6");
+    let done = relevel(&[], "6");
     assert!(!done.status.success());
     let err = String::from_utf8_lossy(&done.stderr);
     assert!(err.contains("another"), "{err}");
     // Labels of other nets: refused, naming them.
     let gen4 = repo("crates/backgammon-lab/data/nets/gen4");
-    let args = [
-        "--nets",
-        gen4.to_str().unwrap(),
-        "backgammon",
-        "rollout-data",
-        "relevel",
-    ];
-    let files = [
-        "--labels",
-        labels.to_str().unwrap(),
-        "--rollouts",
-        rollouts.to_str().unwrap(),
-    ];
-    let other = [
-        "--siblings",
-        "3",
-        "--seed",
-        "5",
-        "--out",
-        out.to_str().unwrap(),
-    ];
-    let done = Command::new(crate::BIN)
-        .args([&args[..], &files, &other].concat())
-        .output()
-        .unwrap();
+    let done = relevel(&["--nets", gen4.to_str().unwrap()], "5");
     assert!(!done.status.success());
     let err = String::from_utf8_lossy(&done.stderr);
     assert!(err.contains("names other nets"), "{err}");

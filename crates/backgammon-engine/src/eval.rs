@@ -147,7 +147,7 @@ static RACE_NET: &[u8] = include_bytes!("../data/race.net");
 static CRASHED_CUBE_NET: &[u8] = include_bytes!("../data/crashed-cube.net");
 
 /// The file of a nets directory's crashed net for cube decisions
-/// ([`Evaluator::read_dir_cube`]).
+/// ([`Evaluator::cube_in_dir`]).
 pub const CUBE_NET_FILE: &str = "crashed-cube.net";
 
 /// Keeps the chances consistent: a gammon is a win, a backgammon a gammon.
@@ -187,32 +187,33 @@ impl Evaluator {
     /// (docs/results/backgammon-cube-net-2026-12-05.md): the level decides
     /// a double, the differences a move.
     pub fn shipped_cube() -> Evaluator {
-        let mut e = Evaluator::shipped();
-        e.crashed =
-            Net::from_bytes(CRASHED_CUBE_NET, &CONTACT_WIDTHS).expect("the shipped cube net reads");
-        e
+        Evaluator::shipped()
+            .with_crashed(CRASHED_CUBE_NET)
+            .expect("the shipped cube net reads")
     }
 
-    /// The nets of a nets directory for cube decisions: [`read_dir`]'s,
-    /// with the crashed net of [`CUBE_NET_FILE`] if the directory has one
-    /// (a directory without plays its cube on its own nets).
-    ///
-    /// [`read_dir`]: Evaluator::read_dir
-    pub fn read_dir_cube(dir: &Path) -> Result<Evaluator, NetsError> {
-        let mut e = Evaluator::read_dir(dir)?;
+    /// The cube's nets of a nets directory whose nets these are
+    /// ([`Evaluator::read_dir`]): these with the crashed net of the
+    /// directory's [`CUBE_NET_FILE`] if it has one (a directory without
+    /// decides its cube on its own nets).
+    pub fn cube_in_dir(&self, dir: &Path) -> Result<Evaluator, NetsError> {
         let path = dir.join(CUBE_NET_FILE);
         match std::fs::read(&path) {
-            Ok(bytes) => {
-                e.crashed =
-                    Net::from_bytes(&bytes, &CONTACT_WIDTHS).map_err(|source| NetsError::Bad {
-                        dir: dir.to_path_buf(),
-                        source,
-                    })?;
-            }
-            Err(source) if source.kind() == std::io::ErrorKind::NotFound => {}
-            Err(source) => return Err(NetsError::Read { path, source }),
+            Ok(bytes) => self.with_crashed(&bytes).map_err(|source| NetsError::Bad {
+                dir: dir.to_path_buf(),
+                source,
+            }),
+            Err(source) if source.kind() == std::io::ErrorKind::NotFound => Ok(self.clone()),
+            Err(source) => Err(NetsError::Read { path, source }),
         }
-        Ok(e)
+    }
+
+    /// These nets with the crashed net of a net file's `bytes`.
+    fn with_crashed(&self, bytes: &[u8]) -> Result<Evaluator, NetError> {
+        Ok(Evaluator {
+            crashed: Net::from_bytes(bytes, &CONTACT_WIDTHS)?,
+            ..self.clone()
+        })
     }
 
     /// Nets from their files' bytes; without a crashed net, the contact

@@ -92,7 +92,7 @@ pub struct NetsInUse;
 
 /// Makes `eval` the nets of this process's checker play and `cube` those
 /// of its cube decisions (the command line's `--nets DIR`:
-/// [`Evaluator::read_dir`] and [`Evaluator::read_dir_cube`]); only before
+/// [`Evaluator::read_dir`] and [`Evaluator::cube_in_dir`]); only before
 /// [`nets`] and [`cube_nets`] are first called.
 pub fn use_nets(eval: Evaluator, cube: Evaluator) -> Result<(), NetsInUse> {
     EVAL.set(eval).map_err(|_| NetsInUse)?;
