@@ -66,9 +66,13 @@ pub struct QualityArgs {
     /// Stop collecting after this many games, with fewer positions if so.
     #[arg(long)]
     max_games: Option<u64>,
-    /// Positions measured at once (one search thread each).
+    /// Positions measured at once.
     #[arg(long, default_value_t = 1)]
     workers: usize,
+    /// Search threads of each position's search (the engine's `Threads`
+    /// option, Lazy SMP); workers times threads should not pass the cores.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    threads: u64,
 }
 
 /// Runs `retro-quality`, progress on stderr.
@@ -98,6 +102,7 @@ pub fn run(a: QualityArgs, seed: u64, out: &mut impl Write) -> Result<(), CliErr
         random_plies: a.random_plies,
         max_games: a.max_games,
         workers: a.workers,
+        threads: a.threads as usize,
     };
     quality::run(&settings, seed, out, &mut std::io::stderr()).map_err(|e| match e {
         QualityError::Retro(e) => CliError::Retro(e),

@@ -243,6 +243,26 @@ fn retro_quality_records_the_engines_moves_and_replays_them_against_the_tables()
             .collect()
     };
     assert_eq!(node_lines(again), node_lines(f));
+    // And each position may be searched on two threads (Lazy SMP, not
+    // repeatable move for move): every position is still measured
+    let (ok, out, err) = run(&[
+        "retro-quality",
+        "--retro",
+        d,
+        "--positions-from",
+        f,
+        "--movetimes",
+        "none",
+        "--nodes",
+        "300",
+        "--threads",
+        "2",
+    ]);
+    assert!(ok, "{err}");
+    assert_eq!(covered(&out), (n, n));
+    assert!(out.contains("search threads 2 a position"), "{out}");
+    let (ok, _, err) = run(&["retro-quality", "--retro", d, "--threads", "0"]);
+    assert!(!ok && err.contains("--threads"), "{err}");
     // And every move that loses value (a one-node search errs) is explained:
     // one line each, naming moves that keep the value, none of them the
     // engine's

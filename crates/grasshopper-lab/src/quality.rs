@@ -70,8 +70,11 @@ pub struct QualitySettings {
     pub random_plies: u64,
     /// Stop collecting after this many games, with fewer positions if so.
     pub max_games: Option<u64>,
-    /// Positions measured at once (one search thread each).
+    /// Positions measured at once.
     pub workers: usize,
+    /// Search threads of each position's search (Lazy SMP: the engine's
+    /// `Threads` option); workers times threads should not pass the cores.
+    pub threads: usize,
 }
 
 /// Why a retro-quality run stopped.
@@ -355,16 +358,21 @@ fn positions(
     out
 }
 
-/// The engine's choice in every position at `setting` (no tables, one
-/// thread and a fresh hash per position, `workers` positions at once).
-fn choose(ps: &[Position], setting: Setting, workers: usize) -> Vec<Choice> {
+/// The engine's choice in every position at `setting` (no tables, a fresh
+/// hash per position, `workers` positions at once, each searched on
+/// `threads` threads).
+fn choose(ps: &[Position], setting: Setting, workers: usize, threads: usize) -> Vec<Choice> {
     let limits = setting.limits();
+    let options = SearchOptions {
+        threads: threads.max(1),
+        ..SearchOptions::default()
+    };
     let next = AtomicUsize::new(0);
     let results = Mutex::new(vec![None; ps.len()]);
     std::thread::scope(|scope| {
         for _ in 0..workers.max(1) {
             scope.spawn(|| {
-                let mut s = Searcher::new(SearchOptions::default());
+                let mut s = Searcher::new(options.clone());
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(p) = ps.get(i) else { break };
@@ -397,6 +405,9 @@ pub fn run(
     };
     if let Some(t) = &tables {
         writeln!(out, "tables {} units, {} bytes", t.units(), t.bytes())?;
+    }
+    if a.threads > 1 && a.replay.is_none() {
+        writeln!(out, "search threads {} a position", a.threads)?;
     }
     let truth = match &a.truth {
         Some(_) if a.replay.is_none() && a.positions_from.is_none() => {
@@ -508,7 +519,7 @@ fn choose_all(a: &QualitySettings, positions: Vec<Position>, log: &mut dyn Write
     let settings = settings
         .map(|s| {
             let _ = writeln!(log, "quality: searching at {}", s.label());
-            (s, choose(&positions, s, a.workers))
+            (s, choose(&positions, s, a.workers, a.threads))
         })
         .collect();
     Record {

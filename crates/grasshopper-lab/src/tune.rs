@@ -267,6 +267,7 @@ fn set_positions(set: &LabelledSet<'_>, seed: u64) -> Vec<Position> {
         random_plies: 9,
         max_games: None,
         workers: 1,
+        threads: 1,
     };
     crate::quality::covered_positions(set.judge, &a, seed, &mut io::stderr())
 }
