@@ -217,19 +217,12 @@ fn retro_quality_records_the_engines_moves_and_replays_them_against_the_tables()
     // same moves at a node budget
     let again = dir.join("again.txt");
     let again = again.to_str().unwrap();
-    let (ok, out, err) = run(&[
-        "retro-quality",
-        "--retro",
-        d,
-        "--positions-from",
-        f,
-        "--movetimes",
-        "none",
-        "--nodes",
-        "300",
-        "--record",
-        again,
-    ]);
+    let search_again = |extra: &[&str]| {
+        let args = ["retro-quality", "--retro", d, "--positions-from", f];
+        let budget = ["--movetimes", "none", "--nodes", "300"];
+        run(&[&args[..], &budget, extra].concat())
+    };
+    let (ok, out, err) = search_again(&["--record", again]);
     assert!(ok, "{err}");
     assert_eq!(covered(&out), (n, n));
     assert!(!out.contains("movetime"), "--movetimes none: {out}");
@@ -245,19 +238,7 @@ fn retro_quality_records_the_engines_moves_and_replays_them_against_the_tables()
     assert_eq!(node_lines(again), node_lines(f));
     // And each position may be searched on two threads (Lazy SMP, not
     // repeatable move for move): every position is still measured
-    let (ok, out, err) = run(&[
-        "retro-quality",
-        "--retro",
-        d,
-        "--positions-from",
-        f,
-        "--movetimes",
-        "none",
-        "--nodes",
-        "300",
-        "--threads",
-        "2",
-    ]);
+    let (ok, out, err) = search_again(&["--threads", "2"]);
     assert!(ok, "{err}");
     assert_eq!(covered(&out), (n, n));
     assert!(out.contains("search threads 2 a position"), "{out}");
