@@ -73,6 +73,12 @@ pub struct TuneArgs {
     /// `grasshopper --late-net FILE ...`).
     #[arg(long, value_name = "FILE")]
     late_net_out: Option<PathBuf>,
+    /// Write the average of the fitted net and FILE's (both of the role
+    /// of --mid-net-out or --late-net-out): their hidden units side by
+    /// side, an ensemble of two fits evaluated as one net of their summed
+    /// width (at most 256 units).
+    #[arg(long, value_name = "FILE")]
+    average_with: Option<PathBuf>,
     #[command(flatten)]
     net: NetFitArgs,
 }
@@ -95,6 +101,28 @@ pub struct NetFitArgs {
     /// Net samples held out of the fit and reported on.
     #[arg(long, default_value_t = 20_000)]
     holdout: usize,
+    /// What the fit minimises between a position's result (1 win, 0.5
+    /// draw, 0 loss) and the net's expectation.
+    #[arg(long, value_enum, default_value_t = FitLoss::Squared)]
+    loss: FitLoss,
+}
+
+/// `--loss`: the fit's loss.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub enum FitLoss {
+    /// The squared error.
+    Squared,
+    /// The cross-entropy (logistic regression on the result).
+    CrossEntropy,
+}
+
+impl From<FitLoss> for grasshopper_engine::midnet::Loss {
+    fn from(l: FitLoss) -> Self {
+        match l {
+            FitLoss::Squared => Self::Squared,
+            FitLoss::CrossEntropy => Self::CrossEntropy,
+        }
+    }
 }
 
 impl NetFitArgs {
@@ -109,6 +137,7 @@ impl NetFitArgs {
             linear_rate: self.linear_rate,
             holdout: self.holdout,
             seed,
+            loss: self.loss.into(),
         }
     }
 }
@@ -249,6 +278,15 @@ pub fn tune(args: TuneArgs, seed: u64) -> Result<(), CliError> {
     Ok(())
 }
 
+/// The net in `path`'s text form (`--average-with`).
+fn read_net(path: &std::path::Path) -> Result<grasshopper_engine::midnet::MidNet, CliError> {
+    let bad = |e: &dyn std::fmt::Display| {
+        CliError::Usage(format!("--average-with {}: {e}", path.display()))
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| bad(&e))?;
+    text.parse().map_err(|e| bad(&e))
+}
+
 /// `tune --mid-net-out FILE` or `--late-net-out FILE`: fits `role`'s net
 /// to the sources' fixed positions and writes it.
 fn fit_net(
@@ -268,8 +306,22 @@ fn fit_net(
         );
         sets.push((judge, positions.ok_or(CliError::Usage(why))?));
     }
+    let partner = args.average_with.as_deref().map(read_net).transpose()?;
     let a = args.net.fit(role, args.epochs, seed);
-    let net = grasshopper_lab::midfit::fit(&sets, exclude, &a, out)?;
+    let mut net = grasshopper_lab::midfit::fit(&sets, exclude, &a, out)?;
+    if let (Some(other), Some(file)) = (partner, &args.average_with) {
+        net = net.average(&other).ok_or_else(|| {
+            let (h, o) = (net.hidden(), other.hidden());
+            let max = grasshopper_engine::midnet::MAX_HIDDEN;
+            let why = format!(
+                "--average-with {}: {h} + {o} hidden units pass {max}",
+                file.display()
+            );
+            CliError::Usage(why)
+        })?;
+        let file = file.display();
+        writeln!(out, "averaged with {file}: {} hidden units", net.hidden())?;
+    }
     std::fs::write(path, net.to_string())?;
     writeln!(out, "{} net written to {}", role.name(), path.display())?;
     Ok(())

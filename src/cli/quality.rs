@@ -46,9 +46,10 @@ pub struct QualityArgs {
     #[arg(long, default_value_t = 6, value_parser = super::parse_checkers)]
     checkers: u8,
     /// Distinct positions to measure (covered by the tables, at least two
-    /// legal moves).
-    #[arg(long, default_value_t = 10_000)]
-    positions: usize,
+    /// legal moves); default 10,000. With --positions-from, the file's first
+    /// this many (default all of them).
+    #[arg(long)]
+    positions: Option<usize>,
     /// Move times to measure, in milliseconds, comma-separated; `none` for
     /// none (only the --nodes limits).
     #[arg(long, default_value = "10,100", value_delimiter = ',', value_parser = parse_movetime)]
@@ -86,6 +87,11 @@ pub fn run(a: QualityArgs, seed: u64, out: &mut impl Write) -> Result<(), CliErr
         let why = "--movetimes none and no --nodes: nothing to measure";
         return Err(CliError::Usage(why.into()));
     }
+    let positions = match (a.positions, &a.positions_from) {
+        (Some(n), _) => n,
+        (None, Some(_)) => usize::MAX,
+        (None, None) => 10_000,
+    };
     let settings = QualitySettings {
         retro: a.retro,
         record: a.record,
@@ -95,7 +101,7 @@ pub fn run(a: QualityArgs, seed: u64, out: &mut impl Write) -> Result<(), CliErr
         positions_from: a.positions_from,
         errors: a.errors,
         checkers: a.checkers,
-        positions: a.positions,
+        positions,
         movetimes: a.movetimes.into_iter().flatten().collect(),
         nodes: a.nodes,
         game_nodes: a.game_nodes,

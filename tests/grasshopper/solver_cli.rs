@@ -242,6 +242,10 @@ fn retro_quality_records_the_engines_moves_and_replays_them_against_the_tables()
     assert!(ok, "{err}");
     assert_eq!(covered(&out), (n, n));
     assert!(out.contains("search threads 2 a position"), "{out}");
+    // or only the file's first positions
+    let (ok, out, err) = search_again(&["--positions", "3"]);
+    assert!(ok, "{err}");
+    assert_eq!(covered(&out), (3, 3));
     let (ok, _, err) = run(&["retro-quality", "--retro", d, "--threads", "0"]);
     assert!(!ok && err.contains("--threads"), "{err}");
     // And every move that loses value (a one-node search errs) is explained:
@@ -465,7 +469,7 @@ fn a_net_is_fitted_to_a_truth_file_and_the_engine_plays_with_it(role: &str) {
         fixture("n6-middle-game.moves"),
     );
     // When a small net is fitted to them twice
-    let fit = |out_file: &str| {
+    let fit = |out_file: &str, extra: &[&str]| {
         let args = [
             "tune",
             "--truth",
@@ -481,11 +485,11 @@ fn a_net_is_fitted_to_a_truth_file_and_the_engine_plays_with_it(role: &str) {
             "--holdout",
             "100",
         ];
-        let (ok, out, err) = run(&args);
+        let (ok, out, err) = run(&[&args[..], extra].concat());
         assert!(ok, "{err}");
         (out, std::fs::read_to_string(out_file).unwrap())
     };
-    let (report, net) = fit(&path("a.net"));
+    let (report, net) = fit(&path("a.net"), &[]);
     // Then the report counts the samples (the role's positions and the
     // positions after their moves) and the held-out error of each epoch
     let samples = report.lines().next().unwrap();
@@ -495,7 +499,29 @@ fn a_net_is_fitted_to_a_truth_file_and_the_engine_plays_with_it(role: &str) {
     assert!(report.contains("\nepoch 3: alpha 0.00200 "), "{report}");
     // And the net is written in its text form, the same net each time
     assert!(net.starts_with("# grasshopper mid net"), "{net}");
-    assert_eq!(fit(&path("b.net")).1, net);
+    assert_eq!(fit(&path("b.net"), &[]).1, net);
+    // And fitted with --average-with that net, the two side by side
+    let (report, both) = fit(&path("avg.net"), &["--average-with", &path("a.net")]);
+    assert!(
+        report.contains("averaged with ") && report.contains(": 8 hidden units"),
+        "{report}"
+    );
+    assert_eq!(both.lines().nth(1), Some("inputs 135 hidden 8"), "{both}");
+    let refused = [
+        &format!("--{role}-net-out"),
+        &path("c.net"),
+        "--average-with",
+        &truth,
+    ];
+    let (ok, _, err) = run(&[
+        &["tune", "--truth", &truth, "--checkers", "6"][..],
+        &refused,
+    ]
+    .concat());
+    assert!(
+        !ok && err.contains("--average-with") && err.contains("expected the first line"),
+        "{err}"
+    );
     // And the engine loaded with it searches the positions again, scored by
     // the truth file, and chooses other moves than without it
     let option = format!("--{role}-net");

@@ -42,6 +42,8 @@ pub const INPUTS: usize = BOARD_INPUTS + N_FEATURES;
 /// Most binary inputs active at once (every checker of the 14-checker
 /// game on its own point, two to-enter counts, the run).
 const MAX_ACTIVE: usize = 2 * 14 + 3;
+/// Most hidden units a net may have.
+pub const MAX_HIDDEN: usize = 256;
 /// Scale of the features as hidden-layer inputs (counts of a few to twenty).
 const FEATURE_SCALE: f32 = 0.1;
 /// Hidden units [`MidNet::output`] sums at once (one cache line of a row).
@@ -107,6 +109,30 @@ fn clip(x: f32) -> f32 {
 /// distill's targets read outputs and scores through it too.
 pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
+}
+
+/// What a fit minimises between a result `y` and the net's expectation
+/// `p = sigmoid(output)`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Loss {
+    /// `(y - p)²`: its slope vanishes where the net is sure, right or
+    /// wrong.
+    Squared,
+    /// `-(y ln p + (1 - y) ln (1 - p))`: the slope stays `y - p` where the
+    /// net is sure and wrong, so a won position it calls drawn (and the
+    /// reverse) keeps pulling.
+    CrossEntropy,
+}
+
+impl Loss {
+    /// Minus the loss's derivative by the output (`e = y - p`).
+    #[inline(always)]
+    fn slope(self, e: f32, p: f32) -> f32 {
+        match self {
+            Loss::Squared => 2.0 * e * p * (1.0 - p),
+            Loss::CrossEntropy => e,
+        }
+    }
 }
 
 /// What a net evaluates: the middle game or the late phases.
@@ -185,6 +211,40 @@ impl MidNet {
             linear: weights.map(|w| w as f32 / K as f32),
             b2: 0.0,
         }
+    }
+
+    /// The net whose output is the mean of `self`'s and `other`'s: their
+    /// hidden units side by side, each one's output weights, linear term
+    /// and bias halved. An ensemble of two fits, evaluated as one net of
+    /// their summed width; `None` when that passes [`MAX_HIDDEN`].
+    pub fn average(&self, other: &MidNet) -> Option<MidNet> {
+        let hidden = self.hidden + other.hidden;
+        if hidden > MAX_HIDDEN {
+            return None;
+        }
+        let w1 = (0..INPUTS)
+            .flat_map(|i| self.row(i).iter().chain(other.row(i)))
+            .copied()
+            .collect();
+        let half =
+            |a: &[f32], b: &[f32]| -> Vec<f32> { a.iter().chain(b).map(|w| w / 2.0).collect() };
+        let mut linear = self.linear;
+        for (w, o) in linear.iter_mut().zip(&other.linear) {
+            *w = (*w + o) / 2.0;
+        }
+        Some(MidNet {
+            hidden,
+            w1,
+            b1: [&self.b1[..], &other.b1[..]].concat(),
+            w2: half(&self.w2, &other.w2),
+            linear,
+            b2: (self.b2 + other.b2) / 2.0,
+        })
+    }
+
+    /// Input `i`'s weights to the hidden units.
+    fn row(&self, i: usize) -> &[f32] {
+        &self.w1[i * self.hidden..(i + 1) * self.hidden]
     }
 
     /// Hidden units.
@@ -318,14 +378,27 @@ impl MidNet {
     /// (the linear term's at `alpha * linear_rate`). Returns the squared
     /// error before the step.
     pub fn train(&mut self, pos: &Position, y: f32, alpha: f32, linear_rate: f32) -> f32 {
+        self.train_with(Loss::Squared, pos, y, alpha, linear_rate)
+    }
+
+    /// One step of gradient descent on `loss` for `pos` (as [`MidNet::train`]
+    /// does on the squared error). Returns the squared error before the step,
+    /// whatever the loss.
+    pub fn train_with(
+        &mut self,
+        loss: Loss,
+        pos: &Position,
+        y: f32,
+        alpha: f32,
+        linear_rate: f32,
+    ) -> f32 {
         let n = self.hidden;
-        let mut a = [0.0f32; 256];
+        let mut a = [0.0f32; MAX_HIDDEN];
         let (out, f) = self.forward(pos, &mut a[..n]);
         let p = sigmoid(out);
         let e = y - p;
-        // d(e²)/d out = -2 e p (1 - p); step against it.
-        let d = alpha * 2.0 * e * p * (1.0 - p);
-        let mut dh = [0.0f32; 256];
+        let d = alpha * loss.slope(e, p);
+        let mut dh = [0.0f32; MAX_HIDDEN];
         for j in 0..n {
             let inside = a[j] > 0.0 && a[j] < 1.0;
             dh[j] = if inside { d * self.w2[j] } else { 0.0 };
@@ -381,7 +454,7 @@ impl fmt::Display for MidNet {
 pub enum MidNetError {
     #[error("expected the first line {HEADER:?}")]
     Header,
-    #[error("expected \"inputs {INPUTS} hidden H\" (H from 1 to 256), found {0:?}")]
+    #[error("expected \"inputs {INPUTS} hidden H\" (H from 1 to {MAX_HIDDEN}), found {0:?}")]
     Sizes(String),
     #[error("expected the line {name:?} with {count} numbers, found {found:?}")]
     Line {
@@ -443,7 +516,7 @@ fn parse_sizes(s: &str) -> Option<usize> {
         return None;
     };
     let h: usize = h.parse().ok()?;
-    (i.parse() == Ok(INPUTS) && (1..=256).contains(&h)).then_some(h)
+    (i.parse() == Ok(INPUTS) && (1..=MAX_HIDDEN).contains(&h)).then_some(h)
 }
 
 /// A net every search of this process uses for one role, if any: set
@@ -645,7 +718,7 @@ mod tests {
                 .cloned(),
         );
         for net in &nets {
-            let mut a = [0.0f32; 256];
+            let mut a = [0.0f32; MAX_HIDDEN];
             for p in &ps {
                 let slow = net.forward(p, &mut a[..net.hidden]).0;
                 let fast = net.output(p);
@@ -655,6 +728,24 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn the_average_of_two_nets_evaluates_as_the_mean_of_theirs() {
+        let (mut a, mut b) = (MidNet::from_linear(48, 1), MidNet::from_linear(80, 2));
+        for (i, p) in middle().iter().enumerate() {
+            a.train(p, (i % 3) as f32 / 2.0, 0.2, 0.1);
+            b.train(p, ((i + 1) % 3) as f32 / 2.0, 0.2, 0.1);
+        }
+        let both = a.average(&b).expect("128 units");
+        assert_eq!(both.hidden(), 128);
+        for p in &middle() {
+            let mean = (a.output(p) + b.output(p)) / 2.0;
+            assert!((both.output(p) - mean).abs() < 1e-4, "{p}");
+        }
+        assert!(a
+            .average(&MidNet::from_linear(MAX_HIDDEN - 47, 3))
+            .is_none());
     }
 
     #[test]

@@ -366,6 +366,7 @@ mod tests {
             linear_rate: 0.01,
             holdout: 200,
             seed: 1,
+            loss: grasshopper_engine::midnet::Loss::Squared,
         };
         let mut report = Vec::new();
         let net = fit(&labels, 0.0, &a, &mut report).unwrap();

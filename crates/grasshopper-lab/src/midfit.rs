@@ -19,7 +19,7 @@ use crate::truth::Judge;
 #[cfg(doc)]
 use grasshopper_engine::eval::WeightSet;
 use grasshopper_engine::eval::{linear as linear_eval, weight_set, K, WEIGHTS};
-use grasshopper_engine::midnet::{sigmoid, MidNet, NetRole};
+use grasshopper_engine::midnet::{sigmoid, Loss, MidNet, NetRole};
 use grasshopper_rules::Position;
 use splitmix::SplitMix64;
 use std::collections::HashSet;
@@ -41,6 +41,8 @@ pub struct MidFit {
     /// Samples held out of the fit to report on.
     pub holdout: usize,
     pub seed: u64,
+    /// What the fit minimises.
+    pub loss: Loss,
 }
 
 /// One sample: a position of the role and its expected result for the
@@ -142,7 +144,7 @@ pub fn fit_samples(
         shuffle(train, &mut rng);
         let mut sum = 0.0f64;
         for s in train.iter() {
-            sum += net.train(&s.pos, s.y, alpha, a.linear_rate) as f64;
+            sum += net.train_with(a.loss, &s.pos, s.y, alpha, a.linear_rate) as f64;
         }
         let fitted = sum / train.len().max(1) as f64;
         let held = error(test, |p| net.output(p));
@@ -194,32 +196,35 @@ mod tests {
     }
 
     #[test]
-    fn the_fit_learns_a_rule_of_the_board_and_repeats() {
+    fn the_fit_learns_a_rule_of_the_board_and_repeats_with_either_loss() {
         let start = Position::start(6).expect("6 checkers");
         let positions: Vec<Position> = (0..400)
             .map(|i| start.playout(4 + i % 9, |n| (i * 7 + 3) % n))
             .collect();
-        let a = MidFit {
-            role: NetRole::Mid,
-            hidden: 16,
-            epochs: 12,
-            alpha: 0.05,
-            alpha_end: 0.01,
-            linear_rate: 0.01,
-            holdout: 300,
-            seed: 3,
-        };
-        let mut report = Vec::new();
-        let net = fit(&[(&Lone, positions.clone())], &[], &a, &mut report).unwrap();
-        let report = String::from_utf8(report).unwrap();
-        let held = |line: &str| -> f64 {
-            let l = report.lines().find(|l| l.starts_with(line)).unwrap();
-            l.rsplit(' ').next().unwrap().parse().unwrap()
-        };
-        let before = held("held out: linear");
-        let after = held("epoch 12:");
-        assert!(after < before * 0.7, "{report}");
-        let again = fit(&[(&Lone, positions)], &[], &a, &mut Vec::new()).unwrap();
-        assert_eq!(again, net);
+        for (loss, alpha) in [(Loss::Squared, 0.05), (Loss::CrossEntropy, 0.025)] {
+            let a = MidFit {
+                role: NetRole::Mid,
+                hidden: 16,
+                epochs: 12,
+                alpha,
+                alpha_end: alpha / 5.0,
+                linear_rate: 0.01,
+                holdout: 300,
+                seed: 3,
+                loss,
+            };
+            let mut report = Vec::new();
+            let net = fit(&[(&Lone, positions.clone())], &[], &a, &mut report).unwrap();
+            let report = String::from_utf8(report).unwrap();
+            let held = |line: &str| -> f64 {
+                let l = report.lines().find(|l| l.starts_with(line)).unwrap();
+                l.rsplit(' ').next().unwrap().parse().unwrap()
+            };
+            let before = held("held out: linear");
+            let after = held("epoch 12:");
+            assert!(after < before * 0.7, "{loss:?}: {report}");
+            let again = fit(&[(&Lone, positions.clone())], &[], &a, &mut Vec::new()).unwrap();
+            assert_eq!(again, net, "{loss:?}");
+        }
     }
 }

@@ -58,7 +58,7 @@ pub struct QualitySettings {
     /// Checkers per player of the games.
     pub checkers: u8,
     /// Distinct positions to measure (covered by the tables, at least two
-    /// legal moves).
+    /// legal moves); with `positions_from`, the file's first this many.
     pub positions: usize,
     /// Move times to measure, in milliseconds.
     pub movetimes: Vec<u64>,
@@ -428,7 +428,8 @@ pub fn run(
     let record = match (&a.replay, &a.positions_from) {
         (Some(path), _) => read_record(path)?,
         (None, Some(path)) => {
-            let positions = record_positions(path)?;
+            let mut positions = record_positions(path)?;
+            positions.truncate(a.positions);
             let _ = writeln!(
                 log,
                 "quality: {} positions from {}",
