@@ -125,12 +125,14 @@ pub enum Loss {
 }
 
 impl Loss {
-    /// Minus the loss's derivative by the output (`e = y - p`).
+    /// A step of rate `alpha` against the loss's derivative by the output
+    /// (`e = y - p`). The squared error's in the order of operations the
+    /// shipped nets were fitted with, so that their fits repeat bit for bit.
     #[inline(always)]
-    fn slope(self, e: f32, p: f32) -> f32 {
+    fn step(self, alpha: f32, e: f32, p: f32) -> f32 {
         match self {
-            Loss::Squared => 2.0 * e * p * (1.0 - p),
-            Loss::CrossEntropy => e,
+            Loss::Squared => alpha * 2.0 * e * p * (1.0 - p),
+            Loss::CrossEntropy => alpha * e,
         }
     }
 }
@@ -397,7 +399,7 @@ impl MidNet {
         let (out, f) = self.forward(pos, &mut a[..n]);
         let p = sigmoid(out);
         let e = y - p;
-        let d = alpha * loss.slope(e, p);
+        let d = loss.step(alpha, e, p);
         let mut dh = [0.0f32; MAX_HIDDEN];
         for j in 0..n {
             let inside = a[j] > 0.0 && a[j] < 1.0;
