@@ -733,6 +733,31 @@ mod tests {
     }
 
     #[test]
+    fn a_step_is_the_losses_formula_to_the_bit() {
+        // The shipped nets refit byte for byte only while the step keeps
+        // the order of operations they were fitted with: a fresh net's
+        // output bias (0) moves by exactly the step.
+        for (i, p) in middle().iter().enumerate() {
+            for (loss, y) in [
+                (Loss::Squared, 1.0f32),
+                (Loss::Squared, 0.5),
+                (Loss::CrossEntropy, 0.0),
+            ] {
+                let mut net = MidNet::from_linear(16, i as u64);
+                let mut a = [0.0f32; MAX_HIDDEN];
+                let s = sigmoid(net.forward(p, &mut a[..16]).0);
+                let (e, alpha) = (y - s, 0.013f32);
+                let step = match loss {
+                    Loss::Squared => alpha * 2.0 * e * s * (1.0 - s),
+                    Loss::CrossEntropy => alpha * e,
+                };
+                net.train_with(loss, p, y, alpha, 0.01);
+                assert_eq!(net.b2.to_bits(), step.to_bits(), "{loss:?} {p}");
+            }
+        }
+    }
+
+    #[test]
     fn the_average_of_two_nets_evaluates_as_the_mean_of_theirs() {
         let (mut a, mut b) = (MidNet::from_linear(48, 1), MidNet::from_linear(80, 2));
         for (i, p) in middle().iter().enumerate() {
