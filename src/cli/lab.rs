@@ -15,6 +15,15 @@ use std::path::PathBuf;
 /// `tune`: fit the evaluation weights to self-play results (Texel tuning);
 /// writes the fitted weights as a Rust array to --out.
 #[derive(clap::Args, Debug)]
+#[command(group(clap::ArgGroup::new("net_out").args(["mid_net_out", "late_net_out"])))]
+#[command(group(
+    // The options of a net's fit mean nothing to a fit of the weights:
+    // given without a net to write, they are refused, not ignored.
+    clap::ArgGroup::new("net_only")
+        .args(["hidden", "alpha", "alpha_end", "linear_rate", "holdout", "loss", "average_with"])
+        .multiple(true)
+        .requires("net_out")
+))]
 pub struct TuneArgs {
     /// Self-play games to generate.
     #[arg(long, default_value_t = 1000)]
@@ -278,15 +287,6 @@ pub fn tune(args: TuneArgs, seed: u64) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The net in `path`'s text form (`--average-with`).
-fn read_net(path: &std::path::Path) -> Result<grasshopper_engine::midnet::MidNet, CliError> {
-    let bad = |e: &dyn std::fmt::Display| {
-        CliError::Usage(format!("--average-with {}: {e}", path.display()))
-    };
-    let text = std::fs::read_to_string(path).map_err(|e| bad(&e))?;
-    text.parse().map_err(|e| bad(&e))
-}
-
 /// `tune --mid-net-out FILE` or `--late-net-out FILE`: fits `role`'s net
 /// to the sources' fixed positions and writes it.
 fn fit_net(
@@ -306,10 +306,14 @@ fn fit_net(
         );
         sets.push((judge, positions.ok_or(CliError::Usage(why))?));
     }
-    let partner = args.average_with.as_deref().map(read_net).transpose()?;
+    // The partner is read first: a bad file fails before the fit's minutes.
+    let partner = match args.average_with.as_deref() {
+        Some(file) => Some((file, super::read_mid_net("--average-with", file)?)),
+        None => None,
+    };
     let a = args.net.fit(role, args.epochs, seed);
     let mut net = grasshopper_lab::midfit::fit(&sets, exclude, &a, out)?;
-    if let (Some(other), Some(file)) = (partner, &args.average_with) {
+    if let Some((file, other)) = partner {
         net = net.average(&other).ok_or_else(|| {
             let (h, o) = (net.hidden(), other.hidden());
             let max = grasshopper_engine::midnet::MAX_HIDDEN;

@@ -259,18 +259,25 @@ fn use_nets(dir: &std::path::Path) -> Result<(), CliError> {
 /// `--mid-net FILE` or `--late-net FILE`: the net of `role` in every
 /// Grasshopper search of this process (`none`: the linear weights).
 fn use_net(role: NetRole, path: &std::path::Path) -> Result<(), CliError> {
-    use grasshopper_engine::midnet::{use_net, MidNet};
-    let bad = |e: &dyn std::fmt::Display| {
-        CliError::Usage(format!("--{}-net {}: {e}", role.name(), path.display()))
-    };
+    let option = format!("--{}-net", role.name());
     let net = match path.to_str() {
         Some("none") => None,
-        _ => {
-            let text = std::fs::read_to_string(path).map_err(|e| bad(&e))?;
-            Some(text.parse::<MidNet>().map_err(|e| bad(&e))?)
-        }
+        _ => Some(read_mid_net(&option, path)?),
     };
-    use_net(role, net).map_err(|e| bad(&e))
+    grasshopper_engine::midnet::use_net(role, net)
+        .map_err(|e| CliError::Usage(format!("{option} {}: {e}", path.display())))
+}
+
+/// The Grasshopper net in `path`'s text form, given by `option`: an
+/// unreadable or malformed file is a usage error quoting both.
+fn read_mid_net(
+    option: &str,
+    path: &std::path::Path,
+) -> Result<grasshopper_engine::midnet::MidNet, CliError> {
+    let bad =
+        |e: &dyn std::fmt::Display| CliError::Usage(format!("{option} {}: {e}", path.display()));
+    let text = std::fs::read_to_string(path).map_err(|e| bad(&e))?;
+    text.parse().map_err(|e| bad(&e))
 }
 
 /// The given position, or the start position with `checkers` per player.

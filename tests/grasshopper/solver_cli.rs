@@ -522,6 +522,21 @@ fn a_net_is_fitted_to_a_truth_file_and_the_engine_plays_with_it(role: &str) {
         !ok && err.contains("--average-with") && err.contains("expected the first line"),
         "{err}"
     );
+    // And a net's options without a net to write are refused, not ignored
+    for net_only in [
+        &["--average-with", &path("a.net")][..],
+        &["--loss", "cross-entropy"],
+    ] {
+        let (ok, _, err) = run(&[
+            &["tune", "--truth", &truth, "--checkers", "6"][..],
+            net_only,
+        ]
+        .concat());
+        assert!(
+            !ok && err.contains("--mid-net-out <FILE>|--late-net-out <FILE>"),
+            "{err}"
+        );
+    }
     // And the engine loaded with it searches the positions again, scored by
     // the truth file, and chooses other moves than without it
     let option = format!("--{role}-net");
