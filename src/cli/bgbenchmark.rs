@@ -4,7 +4,7 @@
 
 use super::bgerror::BackgammonError;
 use backgammon_engine::rollout::Settings;
-use backgammon_lab::benchmark::{self, BuildSettings, ScoreSettings};
+use backgammon_lab::benchmark::{self, BuildSettings, Recorded, ScoreSettings};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -55,6 +55,12 @@ pub struct BuildArgs {
     /// Seed of the self-play positions, their rolls and the rollouts' dice.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Take the positions from the games recorded in FILE (a match's
+    /// `--pgn`) instead of self-play: the turns with a choice, with the
+    /// rolls played, spread evenly over the file. The plan names the file
+    /// by its digest: give it again to resume the shards.
+    #[arg(long, value_name = "FILE")]
+    pub records: Option<PathBuf>,
     /// Trials a candidate.
     #[arg(long, default_value_t = 324)]
     pub trials: u32,
@@ -89,10 +95,12 @@ pub fn score(a: BenchmarkArgs, out: &mut impl Write) -> Result<(), BackgammonErr
 
 /// Runs `backgammon benchmark-build`: progress on stderr.
 pub fn build(a: BuildArgs, out: &mut impl Write) -> Result<(), BackgammonError> {
+    let recorded = a.records.as_deref().map(Recorded::read).transpose()?;
     let s = BuildSettings {
         positions: a.positions,
         shard_size: a.shard_size.max(1),
         seed: a.seed,
+        records: recorded.as_ref().map(|r| r.digest),
         rollout: Settings {
             trials: a.trials,
             ply: a.ply,
@@ -109,6 +117,7 @@ pub fn build(a: BuildArgs, out: &mut impl Write) -> Result<(), BackgammonError> 
     benchmark::build(
         &a.dir,
         &s,
+        recorded.as_ref(),
         shards,
         a.threads.max(1),
         &a.gnubg,

@@ -4,12 +4,13 @@
 //! Backgammon classes them), in thousandths of equity a move.
 //!
 //! The set is built in two seeded, resumable steps ([`build`]): a *plan*
-//! (positions from seeded self-play with a fresh roll each, distinct,
-//! classed by gnubg, each with its candidates: our best 3 at 1-ply, our
-//! 2-ply choice and gnubg 0-ply's best 2), then *shards* of the plan rolled
-//! out candidate by candidate, each shard a file appended a line a
-//! position, so a killed run resumes at the first missing line. Every
-//! candidate is rolled out with the same dice (the rollout's trial `i`
+//! (positions from seeded self-play with a fresh roll each, or the turns
+//! of recorded games with their own rolls; distinct, classed by gnubg,
+//! each with its candidates: our best 3 at 1-ply, our 2-ply choice and
+//! gnubg 0-ply's best 2), then *shards* of the plan rolled out candidate
+//! by candidate, each shard a file appended a line a position, so a
+//! killed run resumes at the first missing line. Every candidate is
+//! rolled out with the same dice (the rollout's trial `i`
 //! depends only on the seed and `i`, and the seed only on the position), so
 //! a move rolled out later — a player's choice outside the candidates
 //! ([`score`] does it on the fly) — gets the dice the others had.
@@ -17,6 +18,7 @@
 use crate::class::{NetClass, UnknownClass};
 use crate::gnubg::{self, GnubgError, Job, CLASSIFY, JUDGE};
 use crate::players::gen0;
+use crate::recorded::{self, RecordsError};
 use crate::selfplay;
 use backgammon_engine::cube::CubeState;
 use backgammon_engine::eval::{classify, equity, won};
@@ -151,6 +153,10 @@ pub enum BenchmarkError {
     Rollout(#[from] RolloutError),
     #[error(transparent)]
     Nets(#[from] backgammon_engine::eval::NetsError),
+    #[error(transparent)]
+    Records(#[from] RecordsError),
+    #[error("the plan names records {0:016x}: give their file (--records)")]
+    RecordsMissing(u64),
     #[error("output error: {0}")]
     Output(#[from] std::io::Error),
 }
@@ -164,6 +170,9 @@ pub struct BuildSettings {
     pub shard_size: usize,
     /// Seed of the self-play games and rolls, and base of the dice seeds.
     pub seed: u64,
+    /// The digest (FNV-1a) of the records file the positions come from,
+    /// if they come from recorded games ([`Recorded`]) rather than self-play.
+    pub records: Option<u64>,
     /// The rollouts (their seed is set per position).
     pub rollout: Settings,
 }
@@ -183,7 +192,9 @@ impl BuildSettings {
             r.ply,
             r.truncate.map_or("none".to_string(), |k| k.to_string()),
             r.variance_reduction
-        )
+        ) + &self
+            .records
+            .map_or(String::new(), |d| format!(" records {d:016x}"))
     }
 
     fn parse_header(line: &str) -> Option<BuildSettings> {
@@ -196,6 +207,10 @@ impl BuildSettings {
             positions: get("positions")?.parse().ok()?,
             shard_size: get("shard")?.parse().ok()?,
             seed: get("seed")?.parse().ok()?,
+            records: match get("records") {
+                Some(d) => Some(u64::from_str_radix(d, 16).ok()?),
+                None => None,
+            },
             rollout: Settings {
                 trials: get("trials")?.parse().ok()?,
                 ply: get("ply")?.parse().ok()?,
@@ -267,6 +282,31 @@ fn sample(n: usize, seed: u64) -> Vec<(Board, Dice)> {
         game += 1;
     }
     out
+}
+
+/// The positions of a plan made from recorded games: every turn where the
+/// mover had a choice, with the roll played, distinct (position and roll),
+/// not a bear-off, in the order played; and the records file's digest,
+/// which the plan's header names.
+#[derive(Clone, Debug)]
+pub struct Recorded {
+    pub digest: u64,
+    pub rolls: Vec<(Board, Dice)>,
+}
+
+impl Recorded {
+    /// The recorded games of `path` (a match runner's `--pgn`).
+    pub fn read(path: &Path) -> Result<Recorded, BenchmarkError> {
+        let (text, all) = recorded::choices(path)?;
+        let mut seen = HashSet::new();
+        let rolls = all
+            .into_iter()
+            .filter(|(b, _)| classify(b) != backgammon_engine::eval::Class::Bearoff)
+            .filter(|(b, d)| seen.insert((b.key(), d.to_string())))
+            .collect();
+        let digest = fnv1a::fnv1a(text.as_bytes());
+        Ok(Recorded { digest, rolls })
+    }
 }
 
 /// gnubg's class of each position (None: a bear-off in gnubg's eyes).
@@ -389,14 +429,21 @@ fn candidate_indices(
     out
 }
 
-/// Makes the plan: `positions` sampled, classed and given candidates.
+/// Makes the plan: `positions` sampled (from self-play, or spread evenly
+/// over the recorded turns), classed and given candidates.
 fn make_plan(
     s: &BuildSettings,
+    recorded: Option<&Recorded>,
     gnubg_bin: &Path,
     log: &mut impl Write,
 ) -> Result<Vec<Entry>, BenchmarkError> {
     // Sample extra, since gnubg calls some of ours bear-offs.
-    let rolls = sample(s.positions + s.positions / 10 + 10, s.seed);
+    let extra = s.positions + s.positions / 10 + 10;
+    let rolls = match (s.records, recorded) {
+        (None, _) => sample(extra, s.seed),
+        (Some(d), Some(r)) if r.digest == d => recorded::spread(&r.rolls, extra),
+        (Some(d), _) => return Err(BenchmarkError::RecordsMissing(d)),
+    };
     let boards: Vec<Board> = rolls.iter().map(|r| r.0).collect();
     let classes = gnubg_classes(gnubg_bin, &boards)?;
     let rolls: Vec<((Board, Dice), NetClass)> = rolls
@@ -460,10 +507,12 @@ pub fn roll_move(
 }
 
 /// Builds (or resumes) the benchmark in `dir`: the plan first (kept if it
-/// is there), then each shard numbered in `shards` (None: all), line by line.
+/// is there; made from `recorded` when `s` names records), then each shard
+/// numbered in `shards` (None: all), line by line.
 pub fn build(
     dir: &Path,
     s: &BuildSettings,
+    recorded: Option<&Recorded>,
     shards: Option<std::ops::Range<usize>>,
     threads: usize,
     gnubg_bin: &Path,
@@ -489,7 +538,7 @@ pub fn build(
         }
         entries
     } else {
-        let entries = make_plan(s, gnubg_bin, log)?;
+        let entries = make_plan(s, recorded, gnubg_bin, log)?;
         let text: String = std::iter::once(s.header())
             .chain(entries.iter().map(|e| e.to_string()))
             .map(|l| l + "\n")
@@ -824,6 +873,7 @@ mod tests {
             positions: 2000,
             shard_size: 100,
             seed: 7,
+            records: None,
             rollout: Settings {
                 trials: 216,
                 truncate: Some(10),
@@ -831,7 +881,78 @@ mod tests {
                 ..Settings::default()
             },
         };
-        assert_eq!(BuildSettings::parse_header(&s.header()), Some(s));
+        assert_eq!(BuildSettings::parse_header(&s.header()), Some(s.clone()));
+        let recorded = BuildSettings {
+            records: Some(0x00c0_ffee_1234_5678),
+            ..s
+        };
+        let header = recorded.header();
+        assert!(
+            header.ends_with(" vr false records 00c0ffee12345678"),
+            "{header}"
+        );
+        assert_eq!(BuildSettings::parse_header(&header), Some(recorded));
+    }
+
+    /// A plan of recorded games: the turns with a choice and their own
+    /// rolls, distinct, no bear-offs; a plan naming records is not made
+    /// without them (nor with another file's).
+    #[test]
+    fn recorded_turns_are_a_plans_positions_and_their_file_is_named() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let path = root.join("fixtures/backgammon-money.pgn");
+        let r = Recorded::read(&path).unwrap();
+        let (text, all) = recorded::choices(&path).unwrap();
+        assert_eq!(r.digest, fnv1a::fnv1a(text.as_bytes()));
+        // Black opens with 5-6 from the start position (1... 56:24/13).
+        assert_eq!(r.rolls[0], (Board::START, Dice::new(5, 6).unwrap()));
+        assert!(!r.rolls.is_empty() && r.rolls.iter().all(|t| all.contains(t)));
+        let bearoff = |b: &Board| classify(b) == backgammon_engine::eval::Class::Bearoff;
+        assert!(r.rolls.iter().all(|(b, _)| !bearoff(b)));
+        let keys: HashSet<_> = r.rolls.iter().map(|(b, d)| (b.key(), *d)).collect();
+        assert_eq!(keys.len(), r.rolls.len());
+        let dir = tempfile::tempdir().unwrap();
+        let s = BuildSettings {
+            positions: 3,
+            shard_size: 2,
+            seed: 3,
+            records: Some(r.digest),
+            rollout: Settings::default(),
+        };
+        let nowhere = Path::new("/nonexistent/gnubg");
+        for given in [
+            None,
+            Some(&Recorded {
+                digest: 1,
+                ..r.clone()
+            }),
+        ] {
+            let refused = build(
+                dir.path(),
+                &s,
+                given,
+                Some(0..0),
+                1,
+                nowhere,
+                &mut Vec::new(),
+            );
+            assert!(
+                matches!(refused, Err(BenchmarkError::RecordsMissing(d)) if d == r.digest),
+                "{refused:?}"
+            );
+        }
+        // With its file, the plan goes on to ask gnubg for the classes.
+        let asked = build(
+            dir.path(),
+            &s,
+            Some(&r),
+            Some(0..0),
+            1,
+            nowhere,
+            &mut Vec::new(),
+        );
+        assert!(matches!(asked, Err(BenchmarkError::Gnubg(_))), "{asked:?}");
+        assert!(!plan_path(dir.path()).exists());
     }
 
     #[test]
@@ -902,6 +1023,7 @@ mod tests {
             positions: 3,
             shard_size: 2,
             seed: 3,
+            records: None,
             rollout: Settings {
                 trials: 36,
                 truncate: Some(2),
@@ -925,9 +1047,18 @@ mod tests {
                 .map(|k| std::fs::read_to_string(shard_path(dir, k)).unwrap())
                 .collect()
         };
-        build(dir.path(), &s, Some(0..1), 2, nowhere, &mut Vec::new()).unwrap();
+        build(
+            dir.path(),
+            &s,
+            None,
+            Some(0..1),
+            2,
+            nowhere,
+            &mut Vec::new(),
+        )
+        .unwrap();
         assert!(!shard_path(dir.path(), 1).exists());
-        build(dir.path(), &s, None, 1, nowhere, &mut Vec::new()).unwrap();
+        build(dir.path(), &s, None, None, 1, nowhere, &mut Vec::new()).unwrap();
         let whole = shards(dir.path());
         assert_eq!(whole[0].lines().count(), 2);
         assert_eq!(whole[1].lines().count(), 1);
@@ -935,7 +1066,7 @@ mod tests {
         let first = whole[0].lines().next().unwrap().to_string() + "\n";
         std::fs::write(shard_path(dir.path(), 0), first).unwrap();
         std::fs::remove_file(shard_path(dir.path(), 1)).unwrap();
-        build(dir.path(), &s, None, 2, nowhere, &mut Vec::new()).unwrap();
+        build(dir.path(), &s, None, None, 2, nowhere, &mut Vec::new()).unwrap();
         assert_eq!(shards(dir.path()), whole);
         let e = read_lines(dir.path()).unwrap();
         assert_eq!(e.len(), 3);
@@ -943,7 +1074,8 @@ mod tests {
             .iter()
             .all(|e| e.candidates.iter().all(|c| c.value.is_some())));
         let other = BuildSettings { seed: 4, ..s };
-        let refused = build(dir.path(), &other, None, 1, nowhere, &mut Vec::new()).unwrap_err();
+        let refused =
+            build(dir.path(), &other, None, None, 1, nowhere, &mut Vec::new()).unwrap_err();
         assert!(refused.to_string().contains("seed 3"), "{refused}");
     }
 

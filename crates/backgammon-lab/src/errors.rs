@@ -189,22 +189,12 @@ fn record_rolls(
     n: usize,
     class: Option<NetClass>,
 ) -> Result<Vec<(Board, Dice)>, ErrorsError> {
-    let mut all = Vec::new();
-    recorded::replay(path, |game, turn| {
-        let board = *game.board();
-        if let Some(roll) = &turn.roll {
-            if board.legal_moves(roll.dice).len() >= 2 && of_class(class, &board) {
-                all.push((board, roll.dice));
-            }
-        }
-    })?;
+    let (_, mut all) = recorded::choices(path)?;
+    all.retain(|(board, _)| of_class(class, board));
     if all.is_empty() {
         return Err(ErrorsError::NoChoice(path.to_path_buf()));
     }
-    let step = all.len() as f64 / n.min(all.len()) as f64;
-    Ok((0..n.min(all.len()))
-        .map(|k| all[(k as f64 * step) as usize])
-        .collect())
+    Ok(recorded::spread(&all, n))
 }
 
 /// True when `board` is of `class` (any board when there is none).

@@ -1,8 +1,9 @@
 //! Recorded games replayed: the one reader of match-runner records of
 //! backgammon games that the lab's commands share (`errors --records`,
-//! `cube-errors --records`, `rollout-data generate --records`).
+//! `cube-errors --records`, `rollout-data generate --records`,
+//! `benchmark-build --records`).
 
-use backgammon_rules::Game;
+use backgammon_rules::{Board, Dice, Game};
 use match_backgammon::{Backgammon, Table, Turn};
 use match_runner::parse_records;
 use match_runner::records::RecordError;
@@ -45,4 +46,29 @@ pub fn replay(path: &Path, mut visit: impl FnMut(&Game, &Turn)) -> Result<String
         }
     }
     Ok(text)
+}
+
+/// Every turn of the games recorded in `path` where the mover had a
+/// choice: the board seen by the mover and the dice, in the order played;
+/// and the file's text.
+pub fn choices(path: &Path) -> Result<(String, Vec<(Board, Dice)>), RecordsError> {
+    let mut all = Vec::new();
+    let text = replay(path, |game, turn| {
+        let board = *game.board();
+        if let Some(roll) = &turn.roll {
+            if board.legal_moves(roll.dice).len() >= 2 {
+                all.push((board, roll.dice));
+            }
+        }
+    })?;
+    Ok((text, all))
+}
+
+/// `n` of `all` spread evenly over it, in order (all of them when they
+/// are no more than `n`), so that a sample reaches every part of the
+/// records rather than their first games.
+pub fn spread<T: Copy>(all: &[T], n: usize) -> Vec<T> {
+    let n = n.min(all.len());
+    let step = all.len() as f64 / n.max(1) as f64;
+    (0..n).map(|k| all[(k as f64 * step) as usize]).collect()
 }
