@@ -1084,22 +1084,26 @@ mod tests {
     /// the line alone), and the command scores the committed sample.
     #[test]
     fn committed_lines_repeat_and_score() {
-        let dir = fixture();
-        let (settings, plan) = read_plan(&dir).unwrap();
-        let lines = read_lines(&dir).unwrap();
-        assert!(!lines.is_empty());
-        for (l, p) in lines.iter().zip(&plan) {
-            assert_eq!((l.board, l.dice, l.class), (p.board, p.dice, p.class));
+        // Both committed sets: self-play's, and the games against gnubg's.
+        let games = fixture().with_file_name("backgammon-benchmark-games");
+        for dir in [fixture(), games] {
+            let (settings, plan) = read_plan(&dir).unwrap();
+            let lines = read_lines(&dir).unwrap();
+            assert_eq!(lines.len(), plan.len(), "{}", dir.display());
+            for (l, p) in lines.iter().zip(&plan) {
+                assert_eq!((l.board, l.dice, l.class), (p.board, p.dice, p.class));
+            }
+            let first = &lines[0];
+            let afters = first.afters().unwrap();
+            let (v, e) = roll_move(first, &afters[0], &settings, 1).unwrap();
+            let stored = first.candidates[0].value.unwrap();
+            assert!(
+                (v - stored.0).abs() < 1e-4 && (e - stored.1).abs() < 1e-4,
+                "{}: {v} {e} {stored:?}",
+                dir.display()
+            );
         }
-        let first = &lines[0];
-        let afters = first.afters().unwrap();
-        let (v, e) = roll_move(first, &afters[0], &settings, 1).unwrap();
-        let stored = first.candidates[0].value.unwrap();
-        assert!(
-            (v - stored.0).abs() < 1e-4 && (e - stored.1).abs() < 1e-4,
-            "{v} {e} {stored:?}"
-        );
-        let sample = shard_path(&dir, 0);
+        let sample = shard_path(&fixture(), 0);
         let a = ScoreSettings {
             path: sample,
             plies: vec![1],
