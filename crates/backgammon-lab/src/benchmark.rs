@@ -157,6 +157,8 @@ pub enum BenchmarkError {
     Records(#[from] RecordsError),
     #[error("the plan names records {0:016x}: give their file (--records)")]
     RecordsMissing(u64),
+    #[error("{}: no recorded turn with a choice of moves outside the bear-off", .0.display())]
+    NoRecordedTurns(PathBuf),
     #[error("output error: {0}")]
     Output(#[from] std::io::Error),
 }
@@ -303,7 +305,10 @@ impl Recorded {
             .into_iter()
             .filter(|(b, _)| classify(b) != backgammon_engine::eval::Class::Bearoff)
             .filter(|(b, d)| seen.insert((b.key(), d.to_string())))
-            .collect();
+            .collect::<Vec<_>>();
+        if rolls.is_empty() {
+            return Err(BenchmarkError::NoRecordedTurns(path.to_path_buf()));
+        }
         let digest = fnv1a::fnv1a(text.as_bytes());
         Ok(Recorded { digest, rolls })
     }
@@ -911,6 +916,14 @@ mod tests {
         assert!(r.rolls.iter().all(|(b, _)| !bearoff(b)));
         let keys: HashSet<_> = r.rolls.iter().map(|(b, d)| (b.key(), *d)).collect();
         assert_eq!(keys.len(), r.rolls.len());
+        let dir = tempfile::tempdir().unwrap();
+        let empty = dir.path().join("empty.pgn");
+        std::fs::write(&empty, "").unwrap();
+        let refused = Recorded::read(&empty).unwrap_err().to_string();
+        assert!(
+            refused.contains("empty.pgn: no recorded turn with a choice"),
+            "{refused}"
+        );
         let dir = tempfile::tempdir().unwrap();
         let s = BuildSettings {
             positions: 3,
