@@ -25,7 +25,7 @@ use backgammon_engine::eval::{classify, equity, won};
 use backgammon_engine::files::write_atomic;
 use backgammon_engine::rollout::{rollout, RolloutError, Settings, Target};
 use backgammon_engine::search::Searcher;
-use backgammon_rules::{Board, Dice, MoveList, RollDice, Side, SplitMix};
+use backgammon_rules::{Board, Dice, MoveList, PositionKey, RollDice, Side, SplitMix};
 use std::collections::HashSet;
 use std::fmt;
 use std::io::Write;
@@ -263,7 +263,7 @@ pub fn read_plan(dir: &Path) -> Result<(BuildSettings, Vec<Entry>), BenchmarkErr
 /// fresh roll, distinct (position and roll), not a bear-off.
 fn sample(n: usize, seed: u64) -> Vec<(Board, Dice)> {
     let mut rng = SplitMix::new(seed ^ 0xbe9c);
-    let mut seen = HashSet::new();
+    let mut fresh = Fresh::default();
     let mut moves = Box::<MoveList>::default();
     let mut out = Vec::new();
     let mut game = 0u64;
@@ -275,15 +275,27 @@ fn sample(n: usize, seed: u64) -> Vec<(Board, Dice)> {
         {
             let dice: Dice = rng.dice();
             board.legal_moves_into(dice, &mut moves);
-            let fresh = seen.insert((board.key(), dice.to_string()));
-            let bearoff = classify(&board) == backgammon_engine::eval::Class::Bearoff;
-            if moves.len() >= 2 && fresh && !bearoff && out.len() < n {
+            if moves.len() >= 2 && out.len() < n && fresh.admits(&board, dice) {
                 out.push((board, dice));
             }
         }
         game += 1;
     }
     out
+}
+
+/// Which positions with a roll a plan takes: not a bear-off (the database
+/// answers those), and each position and roll once.
+#[derive(Default)]
+struct Fresh(HashSet<(PositionKey, String)>);
+
+impl Fresh {
+    /// True for a position and roll the plan may take, which it will not
+    /// take again.
+    fn admits(&mut self, board: &Board, dice: Dice) -> bool {
+        classify(board) != backgammon_engine::eval::Class::Bearoff
+            && self.0.insert((board.key(), dice.to_string()))
+    }
 }
 
 /// The positions of a plan made from recorded games: every turn where the
@@ -300,11 +312,10 @@ impl Recorded {
     /// The recorded games of `path` (a match runner's `--pgn`).
     pub fn read(path: &Path) -> Result<Recorded, BenchmarkError> {
         let (text, all) = recorded::choices(path)?;
-        let mut seen = HashSet::new();
+        let mut fresh = Fresh::default();
         let rolls = all
             .into_iter()
-            .filter(|(b, _)| classify(b) != backgammon_engine::eval::Class::Bearoff)
-            .filter(|(b, d)| seen.insert((b.key(), d.to_string())))
+            .filter(|(b, d)| fresh.admits(b, *d))
             .collect::<Vec<_>>();
         if rolls.is_empty() {
             return Err(BenchmarkError::NoRecordedTurns(path.to_path_buf()));
@@ -924,7 +935,6 @@ mod tests {
             refused.contains("empty.pgn: no recorded turn with a choice"),
             "{refused}"
         );
-        let dir = tempfile::tempdir().unwrap();
         let s = BuildSettings {
             positions: 3,
             shard_size: 2,
@@ -1095,6 +1105,24 @@ mod tests {
     /// The committed benchmark: a move of its first line rolled out again
     /// with the plan's settings gives the stored value (the dice come from
     /// the line alone), and the command scores the committed sample.
+    /// The self-play sample still gives the committed set's positions, in
+    /// order (gnubg dropped the few it calls bear-offs), so its plan
+    /// regenerates.
+    #[test]
+    fn the_sample_gives_the_committed_plans_positions() {
+        let (settings, plan) = read_plan(&fixture()).unwrap();
+        let n = settings.positions;
+        let mut sampled = sample(n + n / 10 + 10, settings.seed).into_iter();
+        for e in &plan {
+            assert!(
+                sampled.any(|r| r == (e.board, e.dice)),
+                "{} {} is not next in the sample",
+                e.board.position_id(),
+                e.dice
+            );
+        }
+    }
+
     #[test]
     fn committed_lines_repeat_and_score() {
         // Both committed sets: self-play's, and the games against gnubg's.
